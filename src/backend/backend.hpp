@@ -1,0 +1,36 @@
+#pragma once
+// A backend runs collectives: MPI on host memory (in-process) or NCCL on GPUs (isolated workers).
+// The sweep runner only sees this interface: open a setting, run its cases, close it.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.hpp"
+#include "results/case_result.hpp"
+
+namespace commtune {
+
+// A setting in force. Destroying it releases what the setting held (communicator, worker).
+class SettingSession {
+ public:
+  virtual ~SettingSession() = default;
+  // Measures one case on every rank; throws BackendError when the case fails on this rank.
+  virtual CaseResult run_case(const Case& c, const Setting& setting) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // Ranks, ranks per host and memory, for the planner's size cap.
+  virtual PlanLimits limits() const = 0;
+  // Facts about the run this backend knows (library versions, hosts, rank layout).
+  virtual nlohmann::json provenance() const = 0;
+  // Checks every knob before anything is launched; throws InputError for a knob that cannot work.
+  virtual void validate(const Setting& setting, const SweepOptions& options) const = 0;
+  // Applies a setting; throws SettingError when it cannot be applied on this rank.
+  virtual std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) = 0;
+};
+
+}  // namespace commtune

@@ -1,0 +1,173 @@
+#include "backend/mpi/mpi_backend.hpp"
+
+#include <numeric>
+
+#include "backend/mpi/host_collective.hpp"
+#include "backend/mpi/mpi_control_variables.hpp"
+#include "backend/mpi/mpi_types.hpp"
+#include "core/errors.hpp"
+#include "measure/sampler.hpp"
+#include "run/host_facts.hpp"
+
+namespace commtune {
+namespace {
+
+class MpiBatchTimer : public BatchTimer {
+ public:
+  MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced)
+      : collective_(collective), control_(control), paced_(paced) {}
+
+  std::vector<double> time_batch(std::size_t iterations) override {
+    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations);
+    MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
+    return durations;
+  }
+
+ private:
+  // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
+  std::vector<double> back_to_back(std::size_t iterations) {
+    std::vector<double> durations(iterations);
+    MPI_Barrier(control_);
+    double previous = MPI_Wtime();
+    for (auto& d : durations) {
+      collective_.run();
+      const double now = MPI_Wtime();
+      d = now - previous;
+      previous = now;
+    }
+    return durations;
+  }
+
+  // A rooted one-way collective (broadcast) does not synchronise ranks: an eager root runs ahead
+  // and a receiver that finds data already there times only a copy. So each sample is a group of
+  // back-to-back calls started from a barrier, divided by the group size: the receivers' time
+  // includes every transfer, and barrier exit skew is spread over the group.
+  std::vector<double> paced(std::size_t samples) {
+    std::vector<double> durations(samples);
+    for (auto& d : durations) {
+      MPI_Barrier(control_);
+      const double start = MPI_Wtime();
+      for (int i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
+      d = (MPI_Wtime() - start) / kCallsPerPacedSample;
+    }
+    return durations;
+  }
+
+  static constexpr int kCallsPerPacedSample = 8;
+  HostCollective& collective_;
+  MPI_Comm control_;
+  bool paced_;
+};
+
+class MpiSettingSession : public SettingSession {
+ public:
+  MpiSettingSession(MPI_Comm measured, MPI_Comm control, const SweepOptions& options)
+      : measured_(measured), control_(control), options_(options) {
+    MPI_Comm_size(measured_, &nranks_);
+  }
+  ~MpiSettingSession() override { MPI_Comm_free(&measured_); }
+
+  CaseResult run_case(const Case& c, const Setting& setting) override {
+    HostCollective collective(c, measured_);
+    std::int64_t wrong = -1;
+    if (options_.check) {
+      wrong = collective.run_and_check();
+      MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, control_);
+    }
+    MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted);
+    const SampleRun run = sample_until_stable(timer, options_.stopping);
+    return measured_case(c, setting.name, nranks_, run.samples, run.pipelined_seconds, wrong);
+  }
+
+ private:
+  MPI_Comm measured_;
+  MPI_Comm control_;
+  const SweepOptions& options_;
+  int nranks_ = 1;
+};
+
+ControlVariable require_variable(const std::string& name) {
+  std::optional<ControlVariable> variable = find_control_variable(name);
+  if (!variable)
+    throw InputError("Open MPI has no control variable '" + name +
+                     "' (see `ompi_info --param coll tuned --level 9` for valid names)");
+  return *variable;
+}
+
+// Writes the setting's variables, remembering the previous values to restore after the dup.
+std::vector<std::pair<ControlVariable, int>> apply_knobs(const Setting& setting) {
+  std::vector<std::pair<ControlVariable, int>> previous;
+  try {
+    for (const auto& [name, text] : setting.knobs) {
+      const ControlVariable variable = require_variable(name);
+      const int old_value = read_control_variable(variable);
+      write_control_variable(variable, control_value(variable, text));
+      previous.emplace_back(variable, old_value);
+    }
+  } catch (const InputError& e) {
+    throw SettingError(e.what());
+  }
+  return previous;
+}
+
+void restore_knobs(const std::vector<std::pair<ControlVariable, int>>& previous) {
+  for (auto it = previous.rbegin(); it != previous.rend(); ++it) write_control_variable(it->first, it->second);
+}
+
+std::string library_version() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string text(version, static_cast<std::size_t>(length));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
+    : environment_(environment), control_(control) {}
+
+std::string mca_environment_name(const std::string& control_variable) { return "OMPI_MCA_" + control_variable; }
+
+PlanLimits MpiBackend::limits() const {
+  MPI_Comm local;
+  MPI_Comm_split_type(control_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int local_size = 1;
+  MPI_Comm_size(local, &local_size);
+  MPI_Comm_free(&local);
+  unsigned long long memory = available_memory_bytes();
+  MPI_Allreduce(MPI_IN_PLACE, &local_size, 1, MPI_INT, MPI_MAX, control_);
+  MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, control_);
+  return PlanLimits{environment_.size(), local_size, memory};
+}
+
+nlohmann::json MpiBackend::provenance() const {
+  nlohmann::json facts{{"mpi_library", library_version()}};
+  int major = 0, minor = 0;
+  MPI_Get_version(&major, &minor);
+  facts["mpi_standard"] = std::to_string(major) + "." + std::to_string(minor);
+  if (!environment_.dynamic_rules_warning().empty()) facts["warning"] = environment_.dynamic_rules_warning();
+  return facts;
+}
+
+void MpiBackend::validate(const Setting& setting, const SweepOptions& options) const {
+  to_mpi(options.dtype);
+  for (const auto& [name, text] : setting.knobs) {
+    const ControlVariable variable = require_variable(name);
+    control_value(variable, text);
+    if (!variable.writable) throw InputError("Open MPI variable '" + name + "' cannot be changed at run time");
+  }
+}
+
+std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const SweepOptions& options) {
+  const auto previous = apply_knobs(setting);
+  MPI_Comm measured = MPI_COMM_NULL;
+  const int code = MPI_Comm_dup(MPI_COMM_WORLD, &measured);
+  restore_knobs(previous);
+  if (code != MPI_SUCCESS) throw SettingError("MPI_Comm_dup failed: " + mpi_error_text(code));
+  MPI_Comm_set_errhandler(measured, MPI_ERRORS_RETURN);
+  return std::make_unique<MpiSettingSession>(measured, control_, options);
+}
+
+}  // namespace commtune

@@ -1,0 +1,30 @@
+#pragma once
+// Collectives on host memory through Open MPI, in-process. A setting is a set of Open MPI control
+// variables (e.g. coll_tuned_allreduce_algorithm=ring) written through MPI_T just before
+// MPI_Comm_dup, so the duplicate communicator carries them; they are restored right after.
+#include <mpi.h>
+
+#include "backend/backend.hpp"
+#include "backend/mpi/mpi_environment.hpp"
+
+namespace commtune {
+
+class MpiBackend : public Backend {
+ public:
+  // `control` carries the per-iteration time reduction and must not be a measured communicator.
+  MpiBackend(const MpiEnvironment& environment, MPI_Comm control);
+  std::string name() const override { return "mpi"; }
+  PlanLimits limits() const override;
+  nlohmann::json provenance() const override;
+  void validate(const Setting& setting, const SweepOptions& options) const override;
+  std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
+
+ private:
+  const MpiEnvironment& environment_;
+  MPI_Comm control_;
+};
+
+// Open MPI's MCA variable behind an MPI_T control variable name (what `mpirun -x` takes).
+std::string mca_environment_name(const std::string& control_variable);
+
+}  // namespace commtune

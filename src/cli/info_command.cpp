@@ -1,0 +1,23 @@
+#include "cli/info_command.hpp"
+
+#include <iostream>
+
+#include "run/backend_choice.hpp"
+#include "run/host_facts.hpp"
+
+namespace commtune {
+
+void add_info_command(CLI::App& app) {
+  app.add_subcommand("info", "Show the backends this build has, GPUs visible and host facts");
+}
+
+int run_info_command() {
+  std::cout << "commtune " << COMMTUNE_VERSION << "\n";
+  std::cout << "backends: mpi" << (nccl_backend_built() ? ", nccl" : "") << "\n";
+  std::cout << "visible GPUs: " << visible_gpu_count() << "\n";
+  std::cout << "host: " << host_name() << " " << host_topology().dump() << "\n";
+  std::cout << "auto backend: " << choose_backend("auto").reason << "\n";
+  return 0;
+}
+
+}  // namespace commtune

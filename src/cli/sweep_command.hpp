@@ -1,0 +1,36 @@
+#pragma once
+// `commtune sweep`: options as nccl-tests users know them (-b -e -f -i -n -w -d -o -r -c), a
+// settings matrix from --config, backend selection, and the run itself.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "plan/sweep_options.hpp"
+
+namespace commtune {
+
+struct SweepCommandOptions {
+  std::string config_path;
+  std::string out_path;
+  std::string backend;
+  std::string min_bytes, max_bytes, step_bytes;
+  double factor = 0;
+  std::size_t iterations = 0, warmup = 0, min_samples = 0;
+  std::string collectives, dtype, op, placement;
+  int root = 0;
+  int check = 1;
+  double noise_target = 0, min_time = 0, max_time = 0;
+  std::vector<std::string> settings;
+  CLI::App* command = nullptr;  // to ask which flags were given
+};
+
+void add_sweep_command(CLI::App& app, SweepCommandOptions& options);
+
+// The config file's options and settings with the given flags applied on top.
+SweepConfig resolve_sweep_config(const SweepCommandOptions& options);
+
+int run_sweep_command(const SweepCommandOptions& options, int argc, char** argv);
+
+}  // namespace commtune

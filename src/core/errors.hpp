@@ -1,0 +1,38 @@
+#pragma once
+// Typed errors. Each carries where it happened; the CLI maps InputError to exit code 2.
+#include <stdexcept>
+#include <string>
+
+namespace commtune {
+
+// Base of every commtune error: a message that already says what failed and where.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Bad user input: CLI flag, config file, results file, env value. Exit code 2.
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A setting could not be applied (knob refused, worker failed to start). The sweep records it.
+class SettingError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A backend call failed while running a case (MPI error code, NCCL error text).
+class BackendError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A backend was asked for but is not available here (no GPU, built without NCCL).
+class UnavailableError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+}  // namespace commtune

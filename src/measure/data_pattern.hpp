@@ -1,0 +1,35 @@
+#pragma once
+// Deterministic host-memory inputs whose exact collective result is known, and the count of
+// elements that differ from it. Values are small integers, exact in every type, so sums,
+// products, max and min over any rank count up to thousands are exact (integer types wrap
+// the same way MPI does).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "core/types.hpp"
+
+namespace commtune {
+
+// The value rank `rank` contributes at element `index` for reduction `op` on `nranks` ranks.
+double input_value(ReduceOp op, int rank, std::size_t index, int nranks);
+
+// The exact reduction of input_value over all ranks at `index`, as the element type holds it.
+double reduced_value(ReduceOp op, std::size_t index, int nranks, DataType t);
+
+// Writes input_value(op, rank, first_index + i) into `elements` elements of type t.
+void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks,
+                 std::size_t first_index = 0);
+
+// Writes a value no correct result has (stale-data detector for receive buffers).
+void fill_poison(std::span<std::byte> buffer, DataType t);
+
+// Counts elements of `buffer` that differ from `expected(first_index + i)`.
+std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first_index,
+                              double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op, int nranks);
+
+// Counts elements that differ from input_value(op, rank, first_index + i) (gathers, broadcast).
+std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank,
+                                    int nranks, std::size_t first_index = 0);
+
+}  // namespace commtune

@@ -1,0 +1,51 @@
+#include "measure/stopping_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "measure/statistics.hpp"
+
+namespace commtune {
+namespace {
+
+double total_time(std::span<const double> samples) {
+  return std::accumulate(samples.begin(), samples.end(), 0.0);
+}
+
+constexpr double kBatchSeconds = 0.01;  // batches this long keep the per-batch reduction cheap
+
+}  // namespace
+
+void StoppingRule::validate() const {
+  if (fixed_iterations && *fixed_iterations == 0) throw InputError("iterations (-n) must be at least 1");
+  if (!(target_relative_ci > 0) || !std::isfinite(target_relative_ci))
+    throw InputError("noise target must be a positive fraction (e.g. 0.01)");
+  if (min_time_s < 0 || max_time_s <= 0 || min_time_s > max_time_s || !std::isfinite(max_time_s))
+    throw InputError("need 0 <= min time <= max time, and max time > 0");
+  if (min_samples == 0) throw InputError("min samples must be at least 1");
+}
+
+bool StoppingRule::should_stop(std::span<const double> samples) const {
+  if (fixed_iterations) return samples.size() >= *fixed_iterations;
+  if (samples.size() >= max_samples) return true;
+  const double elapsed = total_time(samples);
+  if (elapsed >= max_time_s) return true;
+  if (samples.size() < min_samples || elapsed < min_time_s) return false;
+  const SampleStats stats = summarize(std::vector<double>(samples.begin(), samples.end()));
+  return relative_ci_half_width(stats) <= target_relative_ci;
+}
+
+std::size_t StoppingRule::next_batch(std::span<const double> samples) const {
+  if (fixed_iterations) return *fixed_iterations - std::min(samples.size(), *fixed_iterations);
+  if (samples.empty()) return min_samples;
+  const double per_iteration = std::max(total_time(samples) / static_cast<double>(samples.size()), 1e-9);
+  const double budget = std::min(kBatchSeconds, max_time_s - total_time(samples));
+  const auto by_time = static_cast<std::size_t>(std::max(budget, 0.0) / per_iteration);
+  const std::size_t room = max_samples - std::min(samples.size(), max_samples);
+  return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room, 1));
+}
+
+}  // namespace commtune

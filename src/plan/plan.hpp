@@ -1,0 +1,45 @@
+#pragma once
+// A plan: the settings and the list of cases a sweep will measure, in run order (setting,
+// collective, size, placement), with any warnings the planner had (sizes capped to memory).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "plan/setting.hpp"
+#include "plan/sweep_options.hpp"
+
+namespace commtune {
+
+struct Case {
+  std::size_t index = 0;          // position in the plan
+  std::size_t setting_index = 0;  // into Plan::settings
+  Collective collective = Collective::AllReduce;
+  std::uint64_t bytes = 0;  // nccl-tests size: the largest buffer (all-gather: total)
+  std::size_t count = 0;    // elements per call (nccl-tests' count column)
+  DataType dtype = DataType::Float32;
+  ReduceOp op = ReduceOp::Sum;
+  int root = 0;
+  Placement placement = Placement::OutOfPlace;
+};
+
+struct Plan {
+  SweepOptions options;
+  std::vector<Setting> settings;
+  std::vector<Case> cases;
+  int nranks = 1;
+  std::vector<std::string> warnings;
+};
+
+struct PlanLimits {
+  int nranks = 1;
+  int ranks_per_host = 1;
+  std::uint64_t memory_bytes_per_host = 0;  // 0: no limit known
+};
+
+// Builds the case list. Sizes are rounded down to whole elements per rank; sizes whose buffers
+// (all local ranks together) would not fit in half the host's memory are dropped with a warning.
+Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits);
+
+}  // namespace commtune

@@ -1,0 +1,90 @@
+#include "plan/plan.hpp"
+
+#include <algorithm>
+
+#include "core/collective_traits.hpp"
+#include "core/errors.hpp"
+
+namespace commtune {
+namespace {
+
+void validate_options(const SweepOptions& options, const PlanLimits& limits) {
+  validate(options.sizes);
+  options.stopping.validate();
+  if (options.collectives.empty()) throw InputError("no collectives to run");
+  if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");
+  if (options.root < 0 || options.root >= limits.nranks)
+    throw InputError("root " + std::to_string(options.root) + " is not a rank (0.." + std::to_string(limits.nranks - 1) + ")");
+}
+
+// Sizes of the range rounded to the collective's granularity, without zeros or repeats.
+std::vector<std::uint64_t> sizes_for(Collective c, const SweepOptions& options, int nranks) {
+  const std::uint64_t grain = size_granularity(c, options.dtype, nranks);
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t size : expand(options.sizes)) {
+    const std::uint64_t rounded = size / grain * grain;
+    if (rounded > 0 && (out.empty() || out.back() != rounded)) out.push_back(rounded);
+  }
+  return out;
+}
+
+bool fits_in_memory(Collective c, std::uint64_t bytes, const SweepOptions& options, const PlanLimits& limits) {
+  if (limits.memory_bytes_per_host == 0) return true;
+  const std::uint64_t per_host =
+      bytes_per_rank(c, bytes, options.dtype, limits.nranks) * static_cast<std::uint64_t>(limits.ranks_per_host);
+  return per_host <= limits.memory_bytes_per_host / 2;
+}
+
+std::string cap_warning(Collective c, std::uint64_t kept, const PlanLimits& limits) {
+  return std::string(name_of(c)) + ": sizes above " + format_size(kept) + " skipped: buffers of " +
+         std::to_string(limits.ranks_per_host) + " ranks would not fit in half of " +
+         format_size(limits.memory_bytes_per_host) + " of available memory";
+}
+
+std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& options, const PlanLimits& limits,
+                                        std::vector<std::string>& warnings) {
+  std::vector<std::uint64_t> sizes = sizes_for(c, options, limits.nranks);
+  const auto too_big = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t bytes) {
+    return !fits_in_memory(c, bytes, options, limits);
+  });
+  if (too_big != sizes.end()) {
+    warnings.push_back(cap_warning(c, too_big == sizes.begin() ? 0 : *(too_big - 1), limits));
+    sizes.erase(too_big, sizes.end());
+  }
+  return sizes;
+}
+
+Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Placement p, const SweepOptions& o,
+               int nranks) {
+  Case k;
+  k.setting_index = setting_index;
+  k.collective = c;
+  k.bytes = bytes;
+  k.count = buffer_counts(c, bytes, o.dtype, nranks).count;
+  k.dtype = o.dtype;
+  k.op = o.op;
+  k.root = traits_of(c).rooted ? o.root : -1;
+  k.placement = p;
+  return k;
+}
+
+}  // namespace
+
+Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits) {
+  validate_options(options, limits);
+  Plan plan{options, settings, {}, limits.nranks, {}};
+  std::vector<std::vector<std::uint64_t>> sizes_by_collective;
+  for (Collective c : options.collectives) sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
+  // Setting-major order: a setting's cases run together, in one process where isolation needs it.
+  for (std::size_t s = 0; s < settings.size(); ++s)
+    for (std::size_t ci = 0; ci < options.collectives.size(); ++ci) {
+      const Collective c = options.collectives[ci];
+      if (!settings[s].applies_to(c)) continue;
+      for (std::uint64_t bytes : sizes_by_collective[ci])
+        for (Placement p : options.placements) plan.cases.push_back(make_case(s, c, bytes, p, options, limits.nranks));
+    }
+  for (std::size_t i = 0; i < plan.cases.size(); ++i) plan.cases[i].index = i;
+  return plan;
+}
+
+}  // namespace commtune

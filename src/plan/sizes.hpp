@@ -1,0 +1,29 @@
+#pragma once
+// Message sizes as nccl-tests users write them: -b/-e with binary K/M/G suffixes, -f factor
+// (multiplicative when > 1) or -i additive step.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace commtune {
+
+struct SizeRange {
+  std::uint64_t min_bytes = 8;
+  std::uint64_t max_bytes = 64ull << 20;
+  double factor = 2.0;           // used when > 1
+  std::uint64_t step_bytes = 0;  // used when factor <= 1
+};
+
+// "8", "1K", "4M", "1G", "2KiB", "16MB": binary suffixes, case-insensitive. Throws InputError.
+std::uint64_t parse_size(std::string_view text);
+
+// Human-readable binary size: 8 B, 4 KiB, 1.5 MiB.
+std::string format_size(std::uint64_t bytes);
+
+// Validates the range (min <= max, a usable step) and throws InputError otherwise.
+void validate(const SizeRange& range);
+
+// The sizes of the range, in increasing order, min and every step up to max inclusive.
+std::vector<std::uint64_t> expand(const SizeRange& range);
+
+}  // namespace commtune

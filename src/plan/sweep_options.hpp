@@ -1,0 +1,37 @@
+#pragma once
+// Everything a sweep is asked to do, before it meets the machine: sizes, collectives, element
+// type, op, placements, sampling. Filled from a config file, then overridden by CLI flags.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "measure/stopping_rule.hpp"
+#include "plan/setting.hpp"
+#include "plan/sizes.hpp"
+
+namespace commtune {
+
+struct SweepOptions {
+  std::string backend = "auto";  // auto | mpi | nccl
+  SizeRange sizes;
+  std::vector<Collective> collectives{Collective::AllReduce, Collective::AllGather, Collective::Broadcast};
+  DataType dtype = DataType::Float32;
+  ReduceOp op = ReduceOp::Sum;
+  int root = 0;
+  std::vector<Placement> placements{Placement::OutOfPlace, Placement::InPlace};
+  bool check = true;
+  StoppingRule stopping;
+  std::vector<std::string> only_settings;  // --setting filter; empty: all
+};
+
+// A config file: sweep parameters plus the settings matrix.
+struct SweepConfig {
+  std::string name;
+  std::string description;
+  SweepOptions options;
+  std::vector<Setting> settings;
+};
+
+}  // namespace commtune

@@ -1,0 +1,97 @@
+#include "report/json_results_writer.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "results/results_json.hpp"
+
+namespace commtune {
+
+namespace fs = std::filesystem;
+
+std::string unused_path(const std::string& wanted) {
+  if (!fs::exists(wanted)) return wanted;
+  const fs::path p(wanted);
+  for (int n = 1;; ++n) {
+    fs::path candidate = p.parent_path() / (p.stem().string() + "." + std::to_string(n) + p.extension().string());
+    if (!fs::exists(candidate)) return candidate.string();
+  }
+}
+
+JsonResultsWriter::JsonResultsWriter(std::string path) {
+  const fs::path parent = fs::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+    path_ = unused_path(path);
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ < 0 && errno != EEXIST) break;
+  }
+  if (fd_ < 0) throw InputError("cannot create results file '" + path_ + "': " + std::strerror(errno));
+}
+
+JsonResultsWriter::~JsonResultsWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+namespace {
+
+void write_all_at(int fd, const std::string& text, std::uint64_t offset, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::pwrite(fd, text.data() + done, text.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error("writing results file '" + path + "' failed: " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+std::string closing(bool complete) {
+  return std::string("\n  ],\n  \"complete\": ") + (complete ? "true" : "false") + "\n}\n";
+}
+
+}  // namespace
+
+void JsonResultsWriter::begin(const RunHeader& header) {
+  nlohmann::json head{{"schema_version", kResultsSchemaVersion},
+                      {"backend", header.backend},
+                      {"provenance", header.provenance},
+                      {"sweep", to_json(header.plan.options)},
+                      {"settings", nlohmann::json::array()},
+                      {"warnings", header.plan.warnings}};
+  for (const auto& s : header.plan.settings) head["settings"].push_back(to_json(s));
+  std::string text = head.dump(2);
+  text.pop_back();  // drop the closing brace: the cases list and the trailer follow
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  text += ",\n  \"cases\": [";
+  write_all_at(fd_, text, 0, path_);
+  cases_end_ = text.size();
+  write_at_end_of_cases("", false);
+}
+
+void JsonResultsWriter::write_at_end_of_cases(const std::string& cases_part, bool complete) {
+  const std::string text = cases_part + closing(complete);
+  write_all_at(fd_, text, cases_end_, path_);
+  cases_end_ += cases_part.size();
+  // "true" is shorter than "false": drop whatever an earlier, longer trailer left behind.
+  if (::ftruncate(fd_, static_cast<off_t>(cases_end_ + text.size() - cases_part.size())) != 0)
+    throw Error("truncating results file '" + path_ + "' failed: " + std::strerror(errno));
+}
+
+void JsonResultsWriter::case_finished(const CaseResult& result) {
+  const std::string entry = (first_case_ ? "\n    " : ",\n    ") + to_json(result).dump();
+  first_case_ = false;
+  write_at_end_of_cases(entry, false);
+}
+
+void JsonResultsWriter::end(const RunSummary& summary) {
+  write_at_end_of_cases("", summary.complete);
+  ::fsync(fd_);
+}
+
+}  // namespace commtune

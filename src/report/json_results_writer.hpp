@@ -1,0 +1,36 @@
+#pragma once
+// Writes the results JSON as cases finish. The file is valid JSON after every case: each case is
+// written together with the closing brackets in one write at the end of the previous case, so
+// Ctrl-C or a crash leaves every finished case readable. Never overwrites an existing file.
+#include <cstdint>
+#include <string>
+
+#include "report/result_sink.hpp"
+
+namespace commtune {
+
+// `wanted` if free, else wanted with .1, .2, ... inserted before the extension.
+std::string unused_path(const std::string& wanted);
+
+class JsonResultsWriter : public ResultSink {
+ public:
+  explicit JsonResultsWriter(std::string path);  // path is made unique and its folder created
+  ~JsonResultsWriter() override;
+  JsonResultsWriter(const JsonResultsWriter&) = delete;
+  JsonResultsWriter& operator=(const JsonResultsWriter&) = delete;
+
+  const std::string& path() const { return path_; }
+  void begin(const RunHeader& header) override;
+  void case_finished(const CaseResult& result) override;
+  void end(const RunSummary& summary) override;
+
+ private:
+  void write_at_end_of_cases(const std::string& cases_part, bool complete);
+
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t cases_end_ = 0;  // file offset just after the last case written
+  bool first_case_ = true;
+};
+
+}  // namespace commtune

@@ -1,0 +1,33 @@
+#pragma once
+// Where a sweep's results go. Measurement calls these hooks; sinks only render. Every hook has a
+// no-op default so a sink implements only what it needs. Only rank 0 owns sinks.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.hpp"
+#include "results/case_result.hpp"
+
+namespace commtune {
+
+struct RunHeader {
+  const Plan& plan;
+  std::string backend;
+  nlohmann::json provenance;
+};
+
+struct RunSummary {
+  std::size_t measured = 0, wrong_data = 0, failed = 0;
+  bool complete = true;  // false when interrupted
+};
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual void begin(const RunHeader&) {}
+  virtual void setting_started(const Setting&) {}
+  virtual void case_finished(const CaseResult&) {}
+  virtual void end(const RunSummary&) {}
+};
+
+}  // namespace commtune

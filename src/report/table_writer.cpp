@@ -1,0 +1,114 @@
+#include "report/table_writer.hpp"
+
+#include <cstdio>
+
+#include "core/collective_traits.hpp"
+#include "plan/sizes.hpp"
+
+namespace commtune {
+namespace {
+
+std::string format(const char* pattern, auto... values) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, values...);
+  return buffer;
+}
+
+std::string knobs_text(const Setting& s) {
+  if (s.knobs.empty()) return "nothing forced";
+  std::string text;
+  for (const auto& [key, value] : s.knobs) text += (text.empty() ? "" : " ") + key + "=" + value;
+  return text;
+}
+
+std::string wrong_text(std::int64_t wrong) { return wrong < 0 ? "N/A" : std::to_string(wrong); }
+
+}  // namespace
+
+std::string format_half(const CaseResult* r) {
+  if (r == nullptr || !r->measured())
+    return format("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
+  return format("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
+                r->time_us.cv * 100.0, wrong_text(r->wrong).c_str());
+}
+
+void TableWriter::begin(const RunHeader& header) {
+  placements_ = header.plan.options.placements;
+  for (const auto& s : header.plan.settings) setting_descriptions_[s.name] = knobs_text(s);
+  out_ << "# commtune sweep: backend " << header.backend << ", " << header.plan.nranks << " ranks, "
+       << header.plan.cases.size() << " cases\n";
+  for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
+  out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it; cv%: dispersion\n";
+}
+
+void TableWriter::print_section_header(const CaseResult& first) {
+  out_ << "#\n# setting " << first.setting << " (" << setting_descriptions_[first.setting] << "), "
+       << name_of(first.spec.collective) << "\n#\n";
+  std::string titles = format("# %10s  %10s  %8s  %6s  %5s", "size", "count", "type", "redop", "root");
+  std::string units = format("# %10s  %10s  %8s  %6s  %5s", "(B)", "(elements)", "", "", "");
+  std::string groups = format("# %10s  %10s  %8s  %6s  %5s", "", "", "", "", "");
+  for (Placement p : placements_) {
+    titles += format("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "cv%", "#wrong");
+    units += format("  %9s  %7s  %7s  %5s  %6s", "(us)", "(GB/s)", "(GB/s)", "", "");
+    groups += format("  %-42s", std::string(name_of(p)).c_str());
+  }
+  out_ << groups << "\n" << titles << "\n" << units << "\n";
+}
+
+void TableWriter::flush_row() {
+  if (row_.empty()) return;
+  const CaseResult& first = row_.front();
+  const std::pair<std::string, Collective> section{first.setting, first.spec.collective};
+  if (section_ != section) print_section_header(first);
+  section_ = section;
+  std::string line = format("  %10llu  %10zu  %8s  %6s  %5d", static_cast<unsigned long long>(first.spec.bytes),
+                            first.spec.count, std::string(name_of(first.spec.dtype)).c_str(),
+                            traits_of(first.spec.collective).reduces ? std::string(name_of(first.spec.op)).c_str() : "none",
+                            first.spec.root);
+  std::vector<std::string> notes;
+  for (Placement p : placements_) {
+    const CaseResult* match = nullptr;
+    for (const auto& r : row_)
+      if (r.spec.placement == p) match = &r;
+    line += format_half(match);
+    if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
+  }
+  out_ << line << "\n";
+  for (const auto& n : notes) out_ << "#   ^ " << n << "\n";
+  row_.clear();
+  row_key_.reset();
+}
+
+void TableWriter::note_peak(const CaseResult& r) {
+  if (!r.measured()) return;
+  for (auto& p : peaks_)
+    if (p.setting == r.setting && p.collective == r.spec.collective) {
+      if (r.busbw_gbps > p.busbw) p = {r.setting, r.spec.collective, r.busbw_gbps, r.spec.bytes};
+      return;
+    }
+  peaks_.push_back({r.setting, r.spec.collective, r.busbw_gbps, r.spec.bytes});
+}
+
+void TableWriter::case_finished(const CaseResult& result) {
+  const RowKey key{result.setting, result.spec.collective, result.spec.bytes};
+  if (row_key_ && !(*row_key_ == key)) flush_row();
+  row_key_ = key;
+  row_.push_back(result);
+  if (result.wrong > 0) wrong_total_ += result.wrong;
+  note_peak(result);
+  if (row_.size() == placements_.size()) flush_row();
+  out_.flush();
+}
+
+void TableWriter::end(const RunSummary& summary) {
+  flush_row();
+  out_ << "#\n# Out of bounds values : " << wrong_total_ << (wrong_total_ == 0 ? " OK" : " WRONG") << "\n";
+  for (const auto& p : peaks_)
+    out_ << "# peak busbw " << format("%-28s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
+         << format("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
+  out_ << "# cases: " << summary.measured << " measured, " << summary.wrong_data << " with wrong data, "
+       << summary.failed << " failed" << (summary.complete ? "" : " (interrupted)") << "\n";
+  out_.flush();
+}
+
+}  // namespace commtune

@@ -1,0 +1,52 @@
+#pragma once
+// The console table, in nccl-tests' layout: one row per size with the out-of-place and in-place
+// halves side by side, plus the setting's name in each section header and the dispersion (cv%)
+// of every figure. Failed cases print their reason under the row.
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/result_sink.hpp"
+
+namespace commtune {
+
+class TableWriter : public ResultSink {
+ public:
+  explicit TableWriter(std::ostream& out) : out_(out) {}
+  void begin(const RunHeader& header) override;
+  void case_finished(const CaseResult& result) override;
+  void end(const RunSummary& summary) override;
+
+ private:
+  struct RowKey {
+    std::string setting;
+    Collective collective;
+    std::uint64_t bytes;
+    bool operator==(const RowKey&) const = default;
+  };
+  void flush_row();
+  void print_section_header(const CaseResult& first);
+  void note_peak(const CaseResult& r);
+
+  std::ostream& out_;
+  std::vector<Placement> placements_;
+  std::map<std::string, std::string> setting_descriptions_;
+  std::optional<RowKey> row_key_;
+  std::vector<CaseResult> row_;
+  std::optional<std::pair<std::string, Collective>> section_;
+  std::int64_t wrong_total_ = 0;
+  struct Peak {
+    std::string setting;
+    Collective collective;
+    double busbw;
+    std::uint64_t bytes;
+  };
+  std::vector<Peak> peaks_;
+};
+
+// One formatted half (time algbw busbw cv% #wrong) of a row, or blanks for a case that did not run.
+std::string format_half(const CaseResult* result);
+
+}  // namespace commtune

@@ -1,0 +1,62 @@
+#include "results/case_result.hpp"
+
+#include <array>
+#include <utility>
+
+#include "core/errors.hpp"
+#include "measure/bandwidth.hpp"
+
+namespace commtune {
+namespace {
+
+constexpr std::array<std::pair<CaseStatus, std::string_view>, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
+                                                                              {CaseStatus::WrongData, "wrong-data"},
+                                                                              {CaseStatus::Failed, "failed"},
+                                                                              {CaseStatus::TimedOut, "timed-out"},
+                                                                              {CaseStatus::Skipped, "skipped"}}};
+
+}  // namespace
+
+std::string_view name_of(CaseStatus s) {
+  for (const auto& [status, name] : kStatusNames)
+    if (status == s) return name;
+  return "?";
+}
+
+CaseStatus parse_case_status(std::string_view text) {
+  for (const auto& [status, name] : kStatusNames)
+    if (name == text) return status;
+  throw InputError("unknown case status '" + std::string(text) + "'");
+}
+
+CaseResult failed_case(const Case& spec, const std::string& setting, int nranks, CaseStatus status,
+                       std::string reason) {
+  CaseResult r;
+  r.spec = spec;
+  r.setting = setting;
+  r.nranks = nranks;
+  r.status = status;
+  r.reason = std::move(reason);
+  return r;
+}
+
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const std::vector<double>& seconds,
+                         double pipelined_seconds, std::int64_t wrong) {
+  CaseResult r;
+  r.spec = spec;
+  r.setting = setting;
+  r.nranks = nranks;
+  std::vector<double> micros;
+  micros.reserve(seconds.size());
+  for (double s : seconds) micros.push_back(s * 1e6);
+  r.time_us = summarize(std::move(micros));
+  r.pipelined_us = pipelined_seconds * 1e6;
+  r.algbw_gbps = algorithm_bandwidth_gbps(spec.bytes, r.time_us.median * 1e-6);
+  r.busbw_gbps = bus_bandwidth_gbps(spec.collective, spec.bytes, r.time_us.median * 1e-6, nranks);
+  r.wrong = wrong;
+  r.status = wrong > 0 ? CaseStatus::WrongData : CaseStatus::Ok;
+  if (wrong > 0) r.reason = std::to_string(wrong) + " elements differ from the expected result";
+  return r;
+}
+
+}  // namespace commtune

@@ -1,0 +1,42 @@
+#pragma once
+// What one case produced: its identity, its status (with the reason when it did not measure),
+// the statistics of its per-iteration times, bandwidths and the data check.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/types.hpp"
+#include "measure/statistics.hpp"
+#include "plan/plan.hpp"
+
+namespace commtune {
+
+enum class CaseStatus { Ok, WrongData, Failed, TimedOut, Skipped };
+
+std::string_view name_of(CaseStatus s);
+CaseStatus parse_case_status(std::string_view text);
+
+struct CaseResult {
+  Case spec;
+  std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
+  int nranks = 1;
+  CaseStatus status = CaseStatus::Ok;
+  std::string reason;        // why it failed or was skipped; empty when ok
+  SampleStats time_us;       // per-iteration time, max over ranks, in microseconds
+  double pipelined_us = 0;   // total / iterations of back-to-back launches (nccl-tests' figure)
+  double algbw_gbps = 0;     // from the median
+  double busbw_gbps = 0;     // from the median
+  std::int64_t wrong = -1;   // mismatching elements summed over ranks; -1: not checked
+
+  bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
+};
+
+// A case that did not run, with its reason.
+CaseResult failed_case(const Case& spec, const std::string& setting, int nranks, CaseStatus status,
+                       std::string reason);
+
+// Fills statistics and bandwidths from per-iteration seconds; sets WrongData when wrong > 0.
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const std::vector<double>& seconds,
+                         double pipelined_seconds, std::int64_t wrong);
+
+}  // namespace commtune

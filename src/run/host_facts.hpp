@@ -1,0 +1,20 @@
+#pragma once
+// Facts about the host this process runs on, for the planner's memory cap and for provenance.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace commtune {
+
+std::uint64_t available_memory_bytes();  // MemAvailable; 0 when unknown
+std::string host_name();
+std::string kernel_release();
+std::string utc_timestamp();  // ISO 8601, seconds
+// CPU model, packages, cores, hardware threads, NUMA nodes and memory, as hwloc sees them.
+nlohmann::json host_topology();
+// The environment variables that shape a run (NCCL_*, OMPI_*, CUDA_*, SLURM_*, ...), by name.
+std::map<std::string, std::string> relevant_environment(char** environ_list);
+
+}  // namespace commtune
