@@ -43,7 +43,7 @@ std::size_t StoppingRule::next_batch(std::span<const double> samples) const {
   if (samples.empty()) return min_samples;
   const double per_iteration = std::max(total_time(samples) / static_cast<double>(samples.size()), 1e-9);
   const double budget = std::min(kBatchSeconds, max_time_s - total_time(samples));
-  const auto by_time = static_cast<std::size_t>(std::max(budget, 0.0) / per_iteration);
+  const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / per_iteration));
   const std::size_t room = max_samples - std::min(samples.size(), max_samples);
   return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room, 1));
 }

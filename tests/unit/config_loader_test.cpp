@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "plan/config_loader.hpp"
+
+namespace commtune {
+namespace {
+
+using nlohmann::json;
+
+TEST(ConfigLoader, ReadsSweepParametersAndSettings) {
+  const json doc = json::parse(R"({
+    "name": "t", "backend": "mpi",
+    "sweep": {"min_bytes": "1K", "max_bytes": "4M", "factor": 4, "collectives": ["allreduce", "bcast"],
+              "dtype": "double", "op": "max", "iterations": 7, "warmup": 2, "check": false, "placements": ["in-place"]},
+    "settings": [{"name": "ring", "knobs": {"coll_tuned_allreduce_algorithm": 4}, "collectives": ["allreduce"]}]
+  })");
+  const SweepConfig c = parse_config(doc, "test");
+  EXPECT_EQ(c.options.backend, "mpi");
+  EXPECT_EQ(c.options.sizes.min_bytes, 1024u);
+  EXPECT_EQ(c.options.sizes.max_bytes, 4u << 20);
+  EXPECT_EQ(c.options.collectives, (std::vector<Collective>{Collective::AllReduce, Collective::Broadcast}));
+  EXPECT_EQ(c.options.dtype, DataType::Float64);
+  EXPECT_EQ(c.options.op, ReduceOp::Max);
+  EXPECT_EQ(c.options.stopping.fixed_iterations, 7u);
+  EXPECT_EQ(c.options.stopping.warmup_iterations, 2u);
+  EXPECT_FALSE(c.options.check);
+  EXPECT_EQ(c.options.placements, std::vector<Placement>{Placement::InPlace});
+  ASSERT_EQ(c.settings.size(), 1u);
+  EXPECT_EQ(c.settings[0].knobs.at("coll_tuned_allreduce_algorithm"), "4");
+}
+
+TEST(ConfigLoader, UnknownKeysAreErrorsNamingTheKey) {
+  try {
+    parse_config(json::parse(R"({"sweep": {"max_byte": "4M"}})"), "cfg.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_byte"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("cfg.json"), std::string::npos);
+  }
+  EXPECT_THROW(parse_config(json::parse(R"({"settings": [{"name": "x", "knob": {}}]})"), "c"), InputError);
+}
+
+TEST(ConfigLoader, BadValuesAreInputErrors) {
+  EXPECT_THROW(parse_config(json::parse(R"({"sweep": {"dtype": "float128"}})"), "c"), InputError);
+  EXPECT_THROW(parse_config(json::parse(R"({"sweep": {"min_bytes": "8Q"}})"), "c"), InputError);
+  EXPECT_THROW(parse_config(json::parse(R"({"sweep": {"iterations": -3}})"), "c"), InputError);
+  EXPECT_THROW(parse_config(json::parse(R"({"settings": [{"name": "a"}, {"name": "a"}]})"), "c"), InputError);
+  EXPECT_THROW(parse_config(json::parse(R"({"settings": [{"name": "bad name"}]})"), "c"), InputError);
+  EXPECT_THROW(parse_config(json::parse(R"([1, 2])"), "c"), InputError);
+}
+
+TEST(ConfigLoader, MissingOrBrokenFilesAreInputErrors) {
+  EXPECT_THROW(load_config_file("/nonexistent/config.json"), InputError);
+  const std::string path = ::testing::TempDir() + "/broken.json";
+  std::ofstream(path) << "{ \"sweep\": ";
+  EXPECT_THROW(load_config_file(path), InputError);
+}
+
+TEST(SelectSettings, PutsADefaultFirstAndFilters) {
+  const std::vector<Setting> configured{Setting{"a", "", {{"K", "1"}}, {}}, Setting{"b", "", {{"K", "2"}}, {}}};
+  const auto all = select_settings(configured, {});
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].name, "default");
+  EXPECT_TRUE(all[0].is_default());
+  const auto only_b = select_settings(configured, {"b"});
+  ASSERT_EQ(only_b.size(), 1u);
+  EXPECT_EQ(only_b[0].name, "b");
+  EXPECT_THROW(select_settings(configured, {"c"}), InputError);
+}
+
+// Every preset shipped in configs/ must parse.
+TEST(ConfigLoader, EveryShippedPresetParses) {
+  int seen = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(COMMTUNE_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(load_config_file(entry.path().string())) << entry.path();
+    ++seen;
+  }
+  EXPECT_GE(seen, 2);
+}
+
+}  // namespace
+}  // namespace commtune

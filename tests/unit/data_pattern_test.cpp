@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "measure/data_pattern.hpp"
+
+namespace commtune {
+namespace {
+
+// Simulates an all-reduce on the host: every rank's inputs reduced element-wise.
+template <typename T>
+std::vector<std::byte> simulated_allreduce(DataType t, ReduceOp op, int nranks, std::size_t n) {
+  std::vector<T> acc(n);
+  for (int r = 0; r < nranks; ++r) {
+    std::vector<std::byte> in(n * sizeof(T));
+    fill_inputs(in, t, op, r, nranks);
+    for (std::size_t i = 0; i < n; ++i) {
+      T v;
+      std::memcpy(&v, in.data() + i * sizeof(T), sizeof(T));
+      if (r == 0) acc[i] = v;
+      else if (op == ReduceOp::Sum) acc[i] = static_cast<T>(acc[i] + v);
+      else if (op == ReduceOp::Prod) acc[i] = static_cast<T>(acc[i] * v);
+      else if (op == ReduceOp::Max) acc[i] = std::max(acc[i], v);
+      else acc[i] = std::min(acc[i], v);
+    }
+  }
+  std::vector<std::byte> out(n * sizeof(T));
+  std::memcpy(out.data(), acc.data(), out.size());
+  return out;
+}
+
+TEST(DataPattern, ACorrectAllReduceHasNoMismatches) {
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
+    for (int n : {1, 2, 3, 8}) {
+      const auto f = simulated_allreduce<float>(DataType::Float32, op, n, 1000);
+      EXPECT_EQ(count_mismatches(f, DataType::Float32, 0, reduced_value, op, n), 0) << name_of(op) << " n=" << n;
+      const auto i8 = simulated_allreduce<std::int8_t>(DataType::Int8, op, n, 1000);
+      EXPECT_EQ(count_mismatches(i8, DataType::Int8, 0, reduced_value, op, n), 0) << name_of(op) << " n=" << n;
+    }
+}
+
+TEST(DataPattern, CorruptedElementsAreCounted) {
+  auto data = simulated_allreduce<double>(DataType::Float64, ReduceOp::Sum, 4, 100);
+  double bad = -1;
+  std::memcpy(data.data() + 7 * sizeof(double), &bad, sizeof bad);
+  std::memcpy(data.data() + 42 * sizeof(double), &bad, sizeof bad);
+  EXPECT_EQ(count_mismatches(data, DataType::Float64, 0, reduced_value, ReduceOp::Sum, 4), 2);
+}
+
+TEST(DataPattern, RanksContributeDifferentValues) {
+  EXPECT_NE(input_value(ReduceOp::Sum, 0, 0, 4), input_value(ReduceOp::Sum, 1, 0, 4));
+  EXPECT_DOUBLE_EQ(reduced_value(ReduceOp::Prod, 5, 4, DataType::Float32), 2.0);  // exactly one rank gives 2
+}
+
+TEST(DataPattern, PoisonNeverLooksLikeAnInput) {
+  std::vector<std::byte> buffer(64 * sizeof(std::int32_t));
+  fill_poison(buffer, DataType::Int32);
+  EXPECT_EQ(count_input_mismatches(buffer, DataType::Int32, ReduceOp::Sum, 1, 4), 64);
+}
+
+TEST(DataPattern, OffsetsSelectTheRightElements) {
+  std::vector<std::byte> chunk(10 * sizeof(float));
+  fill_inputs(chunk, DataType::Float32, ReduceOp::Sum, 2, 4, 30);
+  EXPECT_EQ(count_input_mismatches(chunk, DataType::Float32, ReduceOp::Sum, 2, 4, 30), 0);
+  EXPECT_GT(count_input_mismatches(chunk, DataType::Float32, ReduceOp::Sum, 2, 4, 31), 0);
+}
+
+TEST(DataPattern, HalfTypesHaveNoHostRepresentation) {
+  std::vector<std::byte> buffer(16);
+  EXPECT_THROW(fill_inputs(buffer, DataType::Float16, ReduceOp::Sum, 0, 2), InputError);
+}
+
+}  // namespace
+}  // namespace commtune

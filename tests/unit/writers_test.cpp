@@ -1,0 +1,160 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "golden.hpp"
+#include "report/json_results_writer.hpp"
+#include "report/table_writer.hpp"
+#include "results/results_document.hpp"
+#include "results/results_json.hpp"
+
+namespace commtune {
+namespace {
+
+namespace fs = std::filesystem;
+
+Plan synthetic_plan() {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 4096, 4.0, 0};
+  o.collectives = {Collective::AllReduce};
+  std::vector<Setting> settings{Setting{"default", "nothing forced", {}, {}},
+                                Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {Collective::AllReduce}}};
+  return make_plan(o, settings, PlanLimits{4, 4, 0});
+}
+
+// Deterministic samples: case k's iterations take (10 + k) us +- a fixed pattern.
+std::vector<CaseResult> synthetic_results(const Plan& plan) {
+  std::vector<CaseResult> out;
+  for (const Case& c : plan.cases) {
+    const std::string& setting = plan.settings[c.setting_index].name;
+    if (setting == "ring" && c.bytes == 4096 && c.placement == Placement::InPlace) {
+      out.push_back(failed_case(c, setting, 4, CaseStatus::Failed, "rank 1: collective call failed: MPI_ERR_OTHER"));
+      continue;
+    }
+    std::vector<double> seconds;
+    for (int i = 0; i < 20; ++i) seconds.push_back((10.0 + static_cast<double>(c.index) + (i % 5) * 0.5) * 1e-6);
+    out.push_back(measured_case(c, setting, 4, seconds, (11.0 + static_cast<double>(c.index)) * 1e-6, c.index == 1 ? 3 : 0));
+  }
+  return out;
+}
+
+nlohmann::json fixed_provenance() { return {{"tool", "commtune"}, {"start_time", "2026-01-01T00:00:00Z"}}; }
+
+TEST(TableWriter, MatchesGoldenOutput) {
+  const Plan plan = synthetic_plan();
+  std::ostringstream out;
+  TableWriter table(out);
+  table.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  RunSummary summary;
+  for (const auto& r : synthetic_results(plan)) {
+    table.case_finished(r);
+    r.measured() ? ++summary.measured : ++summary.failed;
+    if (r.status == CaseStatus::WrongData) ++summary.wrong_data;
+  }
+  table.end(summary);
+  testing::expect_golden("table.txt", out.str());
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class JsonWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::path(::testing::TempDir()) / ("commtune-json-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  fs::path dir;
+};
+
+TEST_F(JsonWriterTest, FileIsValidAfterEveryCaseAndCompleteAtTheEnd) {
+  const Plan plan = synthetic_plan();
+  const auto results = synthetic_results(plan);
+  JsonResultsWriter writer((dir / "r.json").string());
+  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  EXPECT_EQ(results_from_json(nlohmann::json::parse(read_file(writer.path())), "r").cases.size(), 0u);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    writer.case_finished(results[i]);
+    const ResultsDocument doc = results_from_json(nlohmann::json::parse(read_file(writer.path())), "r");
+    EXPECT_EQ(doc.cases.size(), i + 1);
+    EXPECT_FALSE(doc.complete);
+  }
+  writer.end(RunSummary{});
+  const ResultsDocument doc = load_results(writer.path());
+  EXPECT_TRUE(doc.complete);
+  EXPECT_EQ(doc.settings.size(), 2u);
+  EXPECT_EQ(doc.backend, "mpi");
+}
+
+TEST_F(JsonWriterTest, InterruptedRunStaysValidAndSaysSo) {
+  const Plan plan = synthetic_plan();
+  JsonResultsWriter writer((dir / "r.json").string());
+  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  writer.case_finished(synthetic_results(plan)[0]);
+  RunSummary summary;
+  summary.complete = false;
+  writer.end(summary);
+  const ResultsDocument doc = load_results(writer.path());
+  EXPECT_FALSE(doc.complete);
+  EXPECT_EQ(doc.cases.size(), 1u);
+}
+
+TEST_F(JsonWriterTest, NeverOverwritesAnExistingFile) {
+  fs::create_directories(dir);
+  const std::string wanted = (dir / "r.json").string();
+  std::ofstream(wanted) << "precious";
+  JsonResultsWriter writer(wanted);
+  EXPECT_EQ(writer.path(), (dir / "r.1.json").string());
+  EXPECT_EQ(read_file(wanted), "precious");
+  JsonResultsWriter second(wanted);
+  EXPECT_EQ(second.path(), (dir / "r.2.json").string());
+}
+
+TEST_F(JsonWriterTest, MatchesGoldenOutput) {
+  const Plan plan = synthetic_plan();
+  JsonResultsWriter writer((dir / "r.json").string());
+  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  for (const auto& r : synthetic_results(plan)) writer.case_finished(r);
+  writer.end(RunSummary{});
+  testing::expect_golden("results.json", read_file(writer.path()));
+}
+
+TEST(ResultsJson, CaseRoundTripsThroughJson) {
+  const Plan plan = synthetic_plan();
+  for (const auto& r : synthetic_results(plan)) {
+    const CaseResult back = case_from_json(to_json(r), "case");
+    EXPECT_EQ(to_json(back), to_json(r));
+  }
+}
+
+TEST(ResultsJson, BusbwRecomputesFromMedianSizeAndRanks) {
+  const Plan plan = synthetic_plan();
+  for (const auto& r : synthetic_results(plan)) {
+    if (!r.measured()) continue;
+    const double expected = static_cast<double>(r.spec.bytes) / 1e9 / (r.time_us.median * 1e-6) * 2.0 * 3 / 4;
+    EXPECT_NEAR(r.busbw_gbps, expected, 1e-12);
+  }
+}
+
+TEST(ResultsJson, DamagedFilesAreInputErrorsNamingTheField) {
+  EXPECT_THROW(results_from_json(nlohmann::json::parse(R"({"cases": []})"), "x"), InputError);
+  EXPECT_THROW(results_from_json(nlohmann::json::parse(R"({"schema_version": 99, "cases": []})"), "x"), InputError);
+  try {
+    results_from_json(nlohmann::json::parse(R"({"schema_version": 1, "cases": [{"setting": "a"}]})"), "x.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0]"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace commtune
