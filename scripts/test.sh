@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs, builds and runs every test: unit, MPI integration (mpirun -np 2..4), fault injection,
+# and GPU tests (skipped with a reason where no GPU is visible). Exit 0 when all pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+ctest --test-dir "${COMMTUNE_BUILD_DIR:-build}" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}"
