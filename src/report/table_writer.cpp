@@ -21,6 +21,10 @@ std::string knobs_text(const Setting& s) {
   return text;
 }
 
+// The 5-95 percentile range relative to the median: robust to the rare preempted iteration that
+// makes the CV explode on shared machines.
+double spread_percent(const SampleStats& s) { return s.median > 0 ? (s.p95 - s.p5) / s.median * 100.0 : 0.0; }
+
 std::string wrong_text(std::int64_t wrong) { return wrong < 0 ? "N/A" : std::to_string(wrong); }
 
 }  // namespace
@@ -29,7 +33,7 @@ std::string format_half(const CaseResult* r) {
   if (r == nullptr || !r->measured())
     return format("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
   return format("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
-                r->time_us.cv * 100.0, wrong_text(r->wrong).c_str());
+                spread_percent(r->time_us), wrong_text(r->wrong).c_str());
 }
 
 void TableWriter::begin(const RunHeader& header) {
@@ -38,7 +42,8 @@ void TableWriter::begin(const RunHeader& header) {
   out_ << "# commtune sweep: backend " << header.backend << ", " << header.plan.nranks << " ranks, "
        << header.plan.cases.size() << " cases\n";
   for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
-  out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it; cv%: dispersion\n";
+  out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it;"
+          " sprd%: (p95 - p5) / median\n";
 }
 
 void TableWriter::print_section_header(const CaseResult& first) {
@@ -48,7 +53,7 @@ void TableWriter::print_section_header(const CaseResult& first) {
   std::string units = format("# %10s  %10s  %8s  %6s  %5s", "(B)", "(elements)", "", "", "");
   std::string groups = format("# %10s  %10s  %8s  %6s  %5s", "", "", "", "", "");
   for (Placement p : placements_) {
-    titles += format("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "cv%", "#wrong");
+    titles += format("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "sprd%", "#wrong");
     units += format("  %9s  %7s  %7s  %5s  %6s", "(us)", "(GB/s)", "(GB/s)", "", "");
     groups += format("  %-42s", std::string(name_of(p)).c_str());
   }
@@ -104,7 +109,7 @@ void TableWriter::end(const RunSummary& summary) {
   flush_row();
   out_ << "#\n# Out of bounds values : " << wrong_total_ << (wrong_total_ == 0 ? " OK" : " WRONG") << "\n";
   for (const auto& p : peaks_)
-    out_ << "# peak busbw " << format("%-28s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
+    out_ << "# peak busbw " << format("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
          << format("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
   out_ << "# cases: " << summary.measured << " measured, " << summary.wrong_data << " with wrong data, "
        << summary.failed << " failed" << (summary.complete ? "" : " (interrupted)") << "\n";

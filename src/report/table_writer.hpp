@@ -1,7 +1,7 @@
 #pragma once
 // The console table, in nccl-tests' layout: one row per size with the out-of-place and in-place
-// halves side by side, plus the setting's name in each section header and the dispersion (cv%)
-// of every figure. Failed cases print their reason under the row.
+// halves side by side, plus the setting's name in each section header and the dispersion (the
+// 5-95 percentile spread) of every figure. Failed cases print their reason under the row.
 #include <map>
 #include <optional>
 #include <ostream>
