@@ -1,0 +1,65 @@
+#include "tune/export_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/errors.hpp"
+#include "plan/sizes.hpp"
+#include "tune/env_composition.hpp"
+#include "tune/knob_grammar.hpp"
+#include "tune/ompi_algorithms.hpp"
+#include "tune/size_rules.hpp"
+
+namespace commtune {
+
+std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above) {
+  const auto edge = static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<long double>(below) * above)));
+  return std::clamp(edge, below, above - 1);
+}
+
+namespace {
+
+std::string percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
+  return buffer;
+}
+
+std::vector<std::string> summary_lines(const Recommendation& rec) {
+  std::vector<std::string> lines{"commtune recommendation: backend " + rec.backend + ", " + std::to_string(rec.nranks) +
+                                 " ranks on " + std::to_string(rec.nnodes) + " node(s)"};
+  if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
+  for (const auto& c : rec.choices)
+    if (c.setting != kDefaultSettingName)
+      lines.push_back(c.scope + ": " + c.setting + " (" + percent(c.objective_gain) + " saved on the objective" +
+                      (rec.confirmed ? ", re-measured" : ", not re-measured") + ")");
+  return lines;
+}
+
+void check_entries(const std::vector<EnvEntry>& env) {
+  for (const auto& e : env)
+    if (!is_valid_env_name(e.name) || !is_inert_value(e.value))
+      throw InputError("refusing to export " + e.name + ": name or value is not safe");
+}
+
+}  // namespace
+
+ExportPlan make_export_plan(const Recommendation& rec) {
+  for (const auto& s : rec.settings)
+    for (const auto& [name, value] : s.knobs) validate_knob(rec.backend, name, value);
+  ExportPlan plan;
+  plan.backend = rec.backend;
+  plan.nranks = rec.nranks;
+  plan.nnodes = rec.nnodes;
+  plan.summary = summary_lines(rec);
+  plan.env = compose_environment(rec, plan.notes);
+  check_entries(plan.env);
+  if (rec.backend == "mpi")
+    plan.ompi_rules = ompi_size_rules(rec);
+  else
+    plan.tuner_rows = tuner_csv_rows(rec, plan.notes);
+  return plan;
+}
+
+}  // namespace commtune

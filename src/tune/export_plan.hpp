@@ -1,0 +1,49 @@
+#pragma once
+// What the exports write, worked out once from a recommendation and checked: environment
+// entries (validated names and inert values), NCCL tuner CSV rows and Open MPI dynamic rules.
+// Writers (src/report/*export*) only render an ExportPlan.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tune/recommendation.hpp"
+
+namespace commtune {
+
+struct EnvEntry {
+  std::string name;
+  std::string value;
+};
+
+struct TunerCsvRow {  // NCCL example tuner plugin line (reference section 4)
+  std::string collective;
+  std::uint64_t min_bytes = 0, max_bytes = 0;
+  std::string algorithm, protocol;  // lowercase tokens
+  int channels = -1, nnodes = -1, nranks = -1;
+};
+
+struct OmpiRule {  // from min_bytes up (until the next rule), use `algorithm` (0: Open MPI decides)
+  std::uint64_t min_bytes = 0;
+  int algorithm = 0;
+  int fanout = 0;
+  int segment_size = 0;
+};
+
+struct ExportPlan {
+  std::string backend;
+  int nranks = 0, nnodes = 1;
+  std::vector<std::string> summary;  // comment lines: what is set and why
+  std::vector<EnvEntry> env;
+  std::vector<TunerCsvRow> tuner_rows;
+  std::map<Collective, std::vector<OmpiRule>> ompi_rules;
+  std::vector<std::string> notes;    // what could not be expressed in a format
+};
+
+// Throws InputError when a knob of a chosen setting does not pass its grammar.
+ExportPlan make_export_plan(const Recommendation& rec);
+
+// Bucket edge between two measured sizes: the geometric midpoint, rounded down.
+std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above);
+
+}  // namespace commtune

@@ -1,0 +1,150 @@
+#include "tune/job_choice.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "plan/sizes.hpp"
+#include "tune/case_verdict.hpp"
+#include "tune/knob_scope.hpp"
+
+namespace commtune {
+namespace {
+
+struct Scope {
+  std::string name;                     // "process" or a collective
+  std::vector<Collective> collectives;  // the sizes it is judged on
+  bool process = false;
+};
+
+struct Score {
+  double objective_gain = 0;
+  double weight_won = 0;
+  bool has_win = false;
+};
+
+std::vector<SizeKey> keys_in(const std::vector<SizeKey>& keys, const std::vector<Collective>& collectives,
+                             const Objective* objective) {
+  std::vector<SizeKey> out;
+  for (const SizeKey& k : keys)
+    if (std::find(collectives.begin(), collectives.end(), k.collective) != collectives.end() &&
+        (!objective || objective->covers(k.bytes)))
+      out.push_back(k);
+  return out;
+}
+
+bool won_at(const Recommendation& rec, const std::string& setting, const SizeKey& key) {
+  return std::any_of(rec.sizes.begin(), rec.sizes.end(), [&](const SizeDecision& d) {
+    return d.collective == key.collective && d.bytes == key.bytes && d.winner == setting;
+  });
+}
+
+Score score(const CaseIndex& index, const Recommendation& rec, const std::string& setting,
+            const std::vector<SizeKey>& keys, const TuneOptions& options) {
+  double log_sum = 0, weight = 0, won = 0;
+  Score s;
+  for (const SizeKey& key : keys) {
+    const CaseVerdict v = judge(index, setting, key, options.min_margin);
+    if (!v.measured) continue;
+    const double w = options.objective.weight(key.collective);
+    weight += w;
+    if ((v.faster || v.slower) && v.candidate_us > 0) log_sum += w * std::log(v.default_us / v.candidate_us);
+    if (v.faster) won += w;
+    s.has_win = s.has_win || won_at(rec, setting, key);
+  }
+  if (weight <= 0) return Score{};
+  s.objective_gain = 1.0 - std::exp(-log_sum / weight);
+  s.weight_won = won / weight;
+  return s;
+}
+
+// Contiguous runs of measured sizes where the setting is clearly faster (or clearly slower).
+std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting, const std::vector<SizeKey>& keys,
+                              double margin) {
+  std::vector<RangeGain> out;
+  int open = 0;  // +1 faster run, -1 slower run, 0 none
+  for (const SizeKey& key : keys) {
+    const CaseVerdict v = judge(index, setting, key, margin);
+    const int kind = v.faster ? 1 : (v.slower ? -1 : 0);
+    const bool extend = kind != 0 && kind == open && out.back().collective == key.collective;
+    if (extend) {
+      out.back().max_bytes = key.bytes;
+      out.back().min_gain = std::min(out.back().min_gain, v.gain);
+      out.back().max_gain = std::max(out.back().max_gain, v.gain);
+      ++out.back().sizes;
+    } else if (kind != 0) {
+      out.push_back({key.collective, key.bytes, key.bytes, v.gain, v.gain, 1});
+    }
+    open = kind;
+  }
+  return out;
+}
+
+std::string percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
+  return buffer;
+}
+
+bool candidate_in(const Setting& s, const Scope& scope, const CaseIndex& index) {
+  if (s.is_default() || index.disqualified().count(s.name)) return false;
+  if (scope.process) return is_process_setting(s);
+  return is_per_collective_setting(s) && s.applies_to(scope.collectives.front());
+}
+
+JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Scope& scope,
+                    const std::vector<SizeKey>& range, const TuneOptions& options) {
+  JobChoice best{scope.name, kDefaultSettingName, 0, 0, {}, ""};
+  std::string runner_up;
+  for (const Setting& s : rec.settings) {
+    if (!candidate_in(s, scope, index)) continue;
+    const Score sc = score(index, rec, s.name, range, options);
+    const bool passes = sc.has_win && sc.objective_gain >= options.min_margin;
+    if (passes && (best.setting == kDefaultSettingName || sc.objective_gain > best.objective_gain)) {
+      best.setting = s.name;
+      best.objective_gain = sc.objective_gain;
+      best.weight_won = sc.weight_won;
+    } else if (!passes && runner_up.empty()) {
+      runner_up = s.name + " (objective " + percent(sc.objective_gain) + (sc.has_win ? "" : ", no confirmed win") + ")";
+    }
+  }
+  if (best.setting == kDefaultSettingName) {
+    best.why = "nothing beats the default on the objective" + (runner_up.empty() ? std::string() : "; best tried: " + runner_up);
+    return best;
+  }
+  best.gains = ranges(index, best.setting, keys_in(index.default_sizes(), scope.collectives, nullptr), options.min_margin);
+  best.why = "saves " + percent(best.objective_gain) + " on the objective (weighted geometric mean), clearly faster on " +
+             percent(best.weight_won) + " of its weight";
+  return best;
+}
+
+std::vector<Scope> scopes_of(const CaseIndex& index) {
+  std::vector<Collective> collectives;
+  for (const SizeKey& k : index.default_sizes())
+    if (std::find(collectives.begin(), collectives.end(), k.collective) == collectives.end())
+      collectives.push_back(k.collective);
+  std::vector<Scope> scopes;
+  for (Collective c : collectives) scopes.push_back({std::string(name_of(c)), {c}, false});
+  scopes.push_back({"process", collectives, true});
+  return scopes;
+}
+
+}  // namespace
+
+void choose_job_settings(const CaseIndex& index, const TuneOptions& options, Recommendation& rec) {
+  const std::vector<SizeKey> all = index.default_sizes();
+  for (const Scope& scope : scopes_of(index)) {
+    const bool any = std::any_of(rec.settings.begin(), rec.settings.end(),
+                                 [&](const Setting& s) { return candidate_in(s, scope, index); });
+    if (!any) continue;
+    std::vector<SizeKey> range = keys_in(all, scope.collectives, &options.objective);
+    if (range.empty()) {
+      range = keys_in(all, scope.collectives, nullptr);
+      rec.notes.push_back(scope.name + ": no measured size in the objective's range; judged on every measured size");
+    }
+    rec.choices.push_back(choose_in(index, rec, scope, range, options));
+  }
+}
+
+}  // namespace commtune

@@ -1,0 +1,40 @@
+#pragma once
+// NCCL_ALGO / NCCL_PROTO values (reference nccl-2.28.md section 3): `[^]e1,e2[;func:[^]e1,...]*`.
+// Only the first entry may omit `func:`; function prefixes and tokens are case-insensitive; no
+// whitespace. Parsing validates every token, so a value that parses is one NCCL accepts.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace commtune {
+
+enum class NcclListKind { Algorithm, Protocol };
+
+struct NcclListEntry {
+  std::string function;             // lowercase NCCL function name; empty: every function
+  bool negated = false;             // `^`: every token except these
+  std::vector<std::string> tokens;  // canonical spellings (Ring, LL128, ...)
+};
+
+// Throws InputError naming the knob and the offending part.
+std::vector<NcclListEntry> parse_nccl_list(std::string_view value, NcclListKind kind);
+
+// The entry that governs collective c (its own `func:` entry, else the unprefixed one).
+std::optional<NcclListEntry> entry_for(const std::vector<NcclListEntry>& list, Collective c);
+
+// NCCL's function name for a collective: allreduce, allgather, broadcast, reducescatter.
+std::string nccl_function_name(Collective c);
+
+// `[^]tokens` of one entry, without its function prefix.
+std::string format_tokens(const NcclListEntry& entry);
+
+// `func:[^]tokens;func:...` with an explicit prefix on every entry (valid NCCL syntax).
+std::string format_nccl_list(const std::vector<NcclListEntry>& entries);
+
+// The single token of a one-token, non-negated entry, lowercase (tuner CSV spelling).
+std::optional<std::string> single_token_lowercase(const NcclListEntry& entry);
+
+}  // namespace commtune

@@ -1,0 +1,62 @@
+#pragma once
+// What the tuner concluded, self-contained so that exports need nothing else: per (collective,
+// size) the winner or why the default stays, the job-wide choices (one setting per scope: each
+// collective's own knobs, and the process-level knobs), settings that can never be recommended,
+// and the knobs of every setting named.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "plan/setting.hpp"
+
+namespace commtune {
+
+struct SizeDecision {
+  Collective collective = Collective::AllReduce;
+  std::uint64_t bytes = 0;
+  std::string winner;       // empty: the default stays
+  double gain = 0;          // fraction of the default's time saved (worst placement)
+  double default_us = 0;    // medians behind `gain`
+  double winner_us = 0;
+  bool confirmed = false;   // the interleaved re-measure agreed
+  std::string reason;       // why the default stays
+};
+
+// A contiguous run of measured sizes where a setting is clearly faster or clearly slower.
+struct RangeGain {
+  Collective collective = Collective::AllReduce;
+  std::uint64_t min_bytes = 0, max_bytes = 0;
+  double min_gain = 0, max_gain = 0;  // negative: slower
+  std::size_t sizes = 0;
+};
+
+struct JobChoice {
+  std::string scope;    // "process" or a collective name
+  std::string setting;  // kDefaultSettingName when nothing beats the default
+  double objective_gain = 0;   // weighted geometric-mean time saved over the objective's sizes
+  double weight_won = 0;       // share of the objective's weight where it is clearly faster
+  std::vector<RangeGain> gains;
+  std::string why;
+};
+
+struct Recommendation {
+  std::string backend;
+  int nranks = 0;
+  int nnodes = 1;
+  double min_margin = 0.02;
+  std::string objective;       // described in words
+  bool confirmed = false;      // finalists re-measured in an interleaved round
+  std::size_t confirm_rounds = 0;
+  std::vector<Setting> settings;
+  std::vector<SizeDecision> sizes;
+  std::vector<JobChoice> choices;
+  std::map<std::string, std::string> disqualified;  // setting -> reason
+  std::vector<std::string> notes;
+
+  const Setting* find_setting(const std::string& name) const;
+  bool defaults_best() const;  // no size winner and no job-wide choice
+};
+
+}  // namespace commtune

@@ -1,0 +1,105 @@
+#include "tune/tuner.hpp"
+
+#include <algorithm>
+
+#include "tune/case_verdict.hpp"
+#include "tune/job_choice.hpp"
+
+namespace commtune {
+namespace {
+
+struct Ranked {
+  std::string setting;
+  CaseVerdict verdict;
+};
+
+// Qualified candidates that pass the rule at `key`, largest gain first.
+std::vector<Ranked> winners_at(const CaseIndex& index, const SizeKey& key, double margin) {
+  std::vector<Ranked> out;
+  for (const auto& name : index.candidates(key)) {
+    if (index.disqualified().count(name)) continue;
+    const CaseVerdict v = judge(index, name, key, margin);
+    if (v.faster) out.push_back({name, v});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Ranked& a, const Ranked& b) { return a.verdict.gain > b.verdict.gain; });
+  return out;
+}
+
+std::string no_winner_reason(const CaseIndex& index, const SizeKey& key) {
+  const auto names = index.candidates(key);
+  if (names.empty()) return "no other setting measured here";
+  if (std::all_of(names.begin(), names.end(), [&](const auto& n) { return index.disqualified().count(n) > 0; }))
+    return "every other setting failed or produced wrong data somewhere";
+  return "no setting is clearly faster (disjoint CIs and a gain above max(margin, noise floor))";
+}
+
+SizeDecision decide_size(const CaseIndex& sweep, const CaseIndex* confirm, const SizeKey& key, double margin) {
+  SizeDecision d{key.collective, key.bytes, "", 0, 0, 0, false, ""};
+  const std::vector<Ranked> in_sweep = winners_at(sweep, key, margin);
+  if (in_sweep.empty()) {
+    d.reason = no_winner_reason(sweep, key);
+    return d;
+  }
+  const std::vector<Ranked> chosen = confirm ? winners_at(*confirm, key, margin) : in_sweep;
+  for (const Ranked& r : chosen) {
+    const bool also_in_sweep = std::any_of(in_sweep.begin(), in_sweep.end(), [&](const Ranked& s) { return s.setting == r.setting; });
+    if (!also_in_sweep || sweep.disqualified().count(r.setting)) continue;
+    d.winner = r.setting;
+    d.gain = r.verdict.gain;
+    d.default_us = r.verdict.default_us;
+    d.winner_us = r.verdict.candidate_us;
+    d.confirmed = confirm != nullptr;
+    return d;
+  }
+  d.reason = "won in the sweep (" + in_sweep.front().setting + ") but not in the interleaved re-measure";
+  return d;
+}
+
+std::vector<Setting> settings_of(const ResultsDocument& results) {
+  std::vector<Setting> out = results.settings;
+  if (std::none_of(out.begin(), out.end(), [](const Setting& s) { return s.name == kDefaultSettingName; }))
+    out.insert(out.begin(), Setting{kDefaultSettingName, "nothing forced", {}, {}});
+  return out;
+}
+
+int node_count(const ResultsDocument& results) {
+  if (results.provenance.contains("layout") && results.provenance["layout"].contains("nhosts"))
+    return results.provenance["layout"]["nhosts"].get<int>();
+  return 1;
+}
+
+}  // namespace
+
+std::vector<Finalists> pick_finalists(const ResultsDocument& sweep, const TuneOptions& options) {
+  const CaseIndex index(sweep);
+  std::vector<Finalists> out;
+  for (const SizeKey& key : index.default_sizes()) {
+    const std::vector<Ranked> ranked = winners_at(index, key, options.min_margin);
+    if (ranked.empty()) continue;
+    Finalists f{key, {}};
+    for (std::size_t i = 0; i < ranked.size() && i < options.max_finalists; ++i) f.settings.push_back(ranked[i].setting);
+    out.push_back(f);
+  }
+  return out;
+}
+
+Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options, const ResultsDocument* confirmation) {
+  const CaseIndex index(sweep);
+  const std::optional<CaseIndex> confirm = confirmation ? std::optional<CaseIndex>(CaseIndex(*confirmation)) : std::nullopt;
+  Recommendation rec;
+  rec.backend = sweep.backend;
+  rec.nranks = index.nranks();
+  rec.nnodes = node_count(sweep);
+  rec.min_margin = options.min_margin;
+  rec.objective = options.objective.describe();
+  rec.confirmed = confirmation != nullptr;
+  rec.confirm_rounds = confirmation ? options.confirm_rounds : 0;
+  rec.settings = settings_of(sweep);
+  rec.disqualified = index.disqualified();
+  for (const SizeKey& key : index.default_sizes())
+    rec.sizes.push_back(decide_size(index, confirm ? &*confirm : nullptr, key, options.min_margin));
+  choose_job_settings(index, options, rec);
+  return rec;
+}
+
+}  // namespace commtune

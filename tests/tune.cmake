@@ -1,0 +1,11 @@
+# Tuner, exports and compare (issue 4): unit tests with synthetic data and recorded fixtures,
+# golden outputs under tests/golden/tune, and MPI runs under tests/tune/*.sh.
+commtune_unit_test(tune_unit_tests
+  ${CMAKE_CURRENT_LIST_DIR}/tune/tune_test_support.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/aa_soundness_test.cpp
+)
+target_sources(tune_unit_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/tune/tuner_rules_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/knob_grammar_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/export_golden_test.cpp
+)

@@ -1,0 +1,62 @@
+// Knob grammars: NCCL_ALGO / NCCL_PROTO per NCCL's list syntax, Open MPI algorithm names and
+// numbers, and the inert-value rule that keeps shell code out of every export.
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "tune/knob_grammar.hpp"
+#include "tune/nccl_list_syntax.hpp"
+#include "tune/ompi_algorithms.hpp"
+
+namespace commtune {
+namespace {
+
+TEST(NcclListSyntax, ParsesPerFunctionEntriesAndCanonicalisesTokens) {
+  const auto list = parse_nccl_list("ring,tree;allgather:^ring", NcclListKind::Algorithm);
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].function, "");
+  EXPECT_EQ(list[0].tokens, (std::vector<std::string>{"Ring", "Tree"}));
+  EXPECT_EQ(list[1].function, "allgather");
+  EXPECT_TRUE(list[1].negated);
+  EXPECT_EQ(format_tokens(*entry_for(list, Collective::AllGather)), "^Ring");
+  EXPECT_EQ(format_tokens(*entry_for(list, Collective::AllReduce)), "Ring,Tree");
+}
+
+TEST(NcclListSyntax, RejectsWhatNcclRejects) {
+  EXPECT_THROW(parse_nccl_list("ring, tree", NcclListKind::Algorithm), InputError);  // whitespace
+  EXPECT_THROW(parse_nccl_list("RING_X", NcclListKind::Algorithm), InputError);
+  EXPECT_THROW(parse_nccl_list("allreduce:ring;tree", NcclListKind::Algorithm), InputError);  // 2nd without func
+  EXPECT_THROW(parse_nccl_list("sendrecv:ring", NcclListKind::Algorithm), InputError);
+  EXPECT_THROW(parse_nccl_list("Ring", NcclListKind::Protocol), InputError);
+  EXPECT_THROW(parse_nccl_list("", NcclListKind::Protocol), InputError);
+  EXPECT_NO_THROW(parse_nccl_list("^LL", NcclListKind::Protocol));
+}
+
+TEST(NcclListSyntax, ComposedValuesParseBack) {
+  const std::string text = format_nccl_list({{"allreduce", false, {"Tree"}}, {"allgather", false, {"Ring"}}});
+  EXPECT_EQ(text, "allreduce:Tree;allgather:Ring");
+  EXPECT_NO_THROW(parse_nccl_list(text, NcclListKind::Algorithm));
+}
+
+TEST(OmpiAlgorithms, NamesAndNumbers) {
+  EXPECT_EQ(ompi_algorithm_number(Collective::AllReduce, "ring"), 4);
+  EXPECT_EQ(ompi_algorithm_number(Collective::AllReduce, "6"), 6);
+  EXPECT_EQ(ompi_algorithm_number(Collective::AllReduce, "7"), std::nullopt);
+  EXPECT_EQ(ompi_algorithm_number(Collective::Broadcast, "binomial"), 6);
+  EXPECT_EQ(ompi_knob_collective("coll_tuned_bcast_algorithm_segmentsize"), Collective::Broadcast);
+  EXPECT_FALSE(is_ompi_algorithm_knob("coll_tuned_bcast_algorithm_segmentsize"));
+  EXPECT_EQ(ompi_collective_id(Collective::AllReduce), 2);
+}
+
+TEST(KnobGrammar, RefusesAnythingThatCouldInjectShellCode) {
+  for (const std::string bad : {"1; rm -rf /", "$(id)", "`id`", "a b", "x'y", "x\"y", "a\nb", "a|b", "a>b", "a*", "a\\b"})
+    EXPECT_THROW(validate_knob("nccl", "NCCL_NET", bad), InputError) << bad;
+  EXPECT_THROW(validate_knob("nccl", "NCCL NET", "1"), InputError);
+  EXPECT_THROW(validate_knob("nccl", "A=B", "1"), InputError);
+  EXPECT_THROW(validate_knob("nccl", "NCCL_ALGO", "ring;x"), InputError);
+  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm", "fastest"), InputError);
+  EXPECT_NO_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm", "ring"));
+  EXPECT_NO_THROW(validate_knob("nccl", "NCCL_SOCKET_IFNAME", "^lo,docker0"));
+}
+
+}  // namespace
+}  // namespace commtune
