@@ -24,6 +24,7 @@ struct Expectations {
   bool complete = true;
   std::set<std::string> failing_settings;  // may fail; every other case must measure
   std::vector<std::string> distinct_pairs;  // "settingA:settingB:collective:bytes" must differ
+  std::vector<std::string> distinct_any;    // "s1,s2,...:collective:bytes": some pair must differ
 };
 
 int failures = 0;
@@ -62,20 +63,43 @@ const CaseResult* find(const commtune::ResultsDocument& doc, const std::string& 
   return nullptr;
 }
 
-void check_distinct(const commtune::ResultsDocument& doc, const std::string& spec) {
+std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::size_t start = 0;
-  for (std::size_t colon; (colon = spec.find(':', start)) != std::string::npos; start = colon + 1)
-    parts.push_back(spec.substr(start, colon - start));
-  parts.push_back(spec.substr(start));
+  for (std::size_t at; (at = text.find(separator, start)) != std::string::npos; start = at + 1)
+    parts.push_back(text.substr(start, at - start));
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+bool overlap(const CaseResult& a, const CaseResult& b) {
+  return a.time_us.median_ci_low <= b.time_us.median_ci_high && b.time_us.median_ci_low <= a.time_us.median_ci_high;
+}
+
+void check_distinct(const commtune::ResultsDocument& doc, const std::string& spec) {
+  const std::vector<std::string> parts = split(spec, ':');
   if (parts.size() != 4) return fail("bad --distinct " + spec);
   const auto* a = find(doc, parts[0], parts[2], std::stoull(parts[3]));
   const auto* b = find(doc, parts[1], parts[2], std::stoull(parts[3]));
   if (!a || !b) return fail("--distinct " + spec + ": case missing");
-  const bool overlap = a->time_us.median_ci_low <= b->time_us.median_ci_high &&
-                       b->time_us.median_ci_low <= a->time_us.median_ci_high;
   std::cout << spec << ": " << a->time_us.median << " us vs " << b->time_us.median << " us\n";
-  if (overlap) fail("--distinct " + spec + ": median confidence intervals overlap");
+  if (overlap(*a, *b)) fail("--distinct " + spec + ": median confidence intervals overlap");
+}
+
+// Forced algorithms must give their own figures: the fastest and slowest of the listed settings
+// must not overlap (which pair that is depends on the machine).
+void check_distinct_any(const commtune::ResultsDocument& doc, const std::string& spec) {
+  const std::vector<std::string> parts = split(spec, ':');
+  if (parts.size() != 3) return fail("bad --distinct-any " + spec);
+  const CaseResult *fastest = nullptr, *slowest = nullptr;
+  for (const auto& setting : split(parts[0], ',')) {
+    const auto* r = find(doc, setting, parts[1], std::stoull(parts[2]));
+    if (!r) return fail("--distinct-any " + spec + ": no measured case for " + setting);
+    std::cout << setting << " " << parts[1] << " " << parts[2] << " B: " << r->time_us.median << " us\n";
+    if (!fastest || r->time_us.median < fastest->time_us.median) fastest = r;
+    if (!slowest || r->time_us.median > slowest->time_us.median) slowest = r;
+  }
+  if (overlap(*fastest, *slowest)) fail("--distinct-any " + spec + ": all medians' intervals overlap");
 }
 
 }  // namespace
@@ -83,7 +107,7 @@ void check_distinct(const commtune::ResultsDocument& doc, const std::string& spe
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: results_check FILE [--min-cases N] [--nranks N] [--incomplete] [--may-fail SETTING] "
-                 "[--distinct A:B:COLLECTIVE:BYTES]\n";
+                 "[--distinct A:B:COLLECTIVE:BYTES] [--distinct-any A,B,...:COLLECTIVE:BYTES]\n";
     return 2;
   }
   Expectations e;
@@ -96,6 +120,7 @@ int main(int argc, char** argv) {
     else if (flag == "--nranks") e.nranks = std::stoi(value);
     else if (flag == "--may-fail") e.failing_settings.insert(value);
     else if (flag == "--distinct") e.distinct_pairs.push_back(value);
+    else if (flag == "--distinct-any") e.distinct_any.push_back(value);
     else return std::cerr << "unknown flag " << flag << "\n", 2;
   }
   try {
@@ -104,6 +129,7 @@ int main(int argc, char** argv) {
     if (static_cast<int>(doc.cases.size()) < e.min_cases) fail("only " + std::to_string(doc.cases.size()) + " cases");
     for (const auto& r : doc.cases) check_case(r, e);
     for (const auto& spec : e.distinct_pairs) check_distinct(doc, spec);
+    for (const auto& spec : e.distinct_any) check_distinct_any(doc, spec);
     std::cout << argv[1] << ": " << doc.cases.size() << " cases checked, " << failures << " problems\n";
   } catch (const commtune::Error& err) {
     fail(err.what());
