@@ -36,10 +36,12 @@ struct PlanLimits {
   int nranks = 1;
   int ranks_per_host = 1;
   std::uint64_t memory_bytes_per_host = 0;  // 0: no limit known
+  std::uint64_t max_count = 0;              // most elements one call takes (MPI: INT_MAX); 0: none
 };
 
 // Builds the case list. Sizes are rounded down to whole elements per rank; sizes whose buffers
-// (all local ranks together) would not fit in half the host's memory are dropped with a warning.
+// (all local ranks together) would not fit in half the host's memory, or whose element count the
+// backend cannot pass in one call, are dropped with a warning.
 Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits);
 
 }  // namespace commtune

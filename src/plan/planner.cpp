@@ -4,6 +4,7 @@
 
 #include "core/collective_traits.hpp"
 #include "core/errors.hpp"
+#include "plan/sizes.hpp"
 
 namespace commtune {
 namespace {
@@ -35,20 +36,26 @@ bool fits_in_memory(Collective c, std::uint64_t bytes, const SweepOptions& optio
   return per_host <= limits.memory_bytes_per_host / 2;
 }
 
-std::string cap_warning(Collective c, std::uint64_t kept, const PlanLimits& limits) {
-  return std::string(name_of(c)) + ": sizes above " + format_size(kept) + " skipped: buffers of " +
-         std::to_string(limits.ranks_per_host) + " ranks would not fit in half of " +
-         format_size(limits.memory_bytes_per_host) + " of available memory";
+bool fits_in_one_call(Collective c, std::uint64_t bytes, const SweepOptions& options, const PlanLimits& limits) {
+  return limits.max_count == 0 || buffer_counts(c, bytes, options.dtype, limits.nranks).count <= limits.max_count;
+}
+
+std::string cap_warning(Collective c, std::uint64_t first_skipped, bool memory, const PlanLimits& limits) {
+  const std::string why =
+      memory ? "buffers of " + std::to_string(limits.ranks_per_host) + " ranks per host would not fit in half of " +
+                   format_size(limits.memory_bytes_per_host) + " of available memory"
+             : "more than " + std::to_string(limits.max_count) + " elements per call";
+  return std::string(name_of(c)) + ": sizes from " + format_size(first_skipped) + " up skipped: " + why;
 }
 
 std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& options, const PlanLimits& limits,
                                         std::vector<std::string>& warnings) {
   std::vector<std::uint64_t> sizes = sizes_for(c, options, limits.nranks);
   const auto too_big = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t bytes) {
-    return !fits_in_memory(c, bytes, options, limits);
+    return !fits_in_memory(c, bytes, options, limits) || !fits_in_one_call(c, bytes, options, limits);
   });
   if (too_big != sizes.end()) {
-    warnings.push_back(cap_warning(c, too_big == sizes.begin() ? 0 : *(too_big - 1), limits));
+    warnings.push_back(cap_warning(c, *too_big, !fits_in_memory(c, *too_big, options, limits), limits));
     sizes.erase(too_big, sizes.end());
   }
   return sizes;

@@ -70,6 +70,17 @@ TEST(Planner, CapsSizesThatDoNotFitInMemoryWithAWarning) {
   EXPECT_NE(plan.warnings[0].find("skipped"), std::string::npos);
 }
 
+TEST(Planner, CapsSizesBeyondTheBackendsElementCount) {
+  SweepOptions o = small_sweep();
+  o.collectives = {Collective::AllReduce};
+  PlanLimits limits{4, 4, 0};
+  limits.max_count = 32;  // floats: 128 B is the largest call
+  const Plan plan = make_plan(o, {Setting{"default", "", {}, {}}}, limits);
+  for (const auto& c : plan.cases) EXPECT_LE(c.bytes, 128u);
+  ASSERT_EQ(plan.warnings.size(), 1u);
+  EXPECT_NE(plan.warnings[0].find("from 512 B up"), std::string::npos) << plan.warnings[0];
+}
+
 TEST(Planner, RejectsRootOutsideTheRanks) {
   SweepOptions o = small_sweep();
   o.root = 4;

@@ -1,5 +1,6 @@
 #include "backend/mpi/mpi_backend.hpp"
 
+#include <climits>
 #include <numeric>
 
 #include "backend/mpi/host_collective.hpp"
@@ -139,7 +140,8 @@ PlanLimits MpiBackend::limits() const {
   unsigned long long memory = available_memory_bytes();
   MPI_Allreduce(MPI_IN_PLACE, &local_size, 1, MPI_INT, MPI_MAX, control_);
   MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, control_);
-  return PlanLimits{environment_.size(), local_size, memory};
+  // MPI counts are int: larger calls would need derived datatypes, which would time something else.
+  return PlanLimits{environment_.size(), local_size, memory, static_cast<std::uint64_t>(INT_MAX)};
 }
 
 nlohmann::json MpiBackend::provenance() const {
