@@ -8,4 +8,5 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/config_loader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data_pattern_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/writers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sweep_runner_test.cpp
 )

@@ -1,0 +1,113 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/errors.hpp"
+#include "run/sweep_runner.hpp"
+
+namespace commtune {
+namespace {
+
+// One rank: its own failure is the verdict.
+class SoloControlPlane : public ControlPlane {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override { return local; }
+  bool any(bool local) override { return local; }
+  std::vector<std::string> gather_to_root(const std::string& s) override { return {s}; }
+  std::string broadcast_from_root(const std::string& s) override { return s; }
+};
+
+// A backend whose settings and cases fail on demand.
+class ScriptedBackend : public Backend {
+ public:
+  std::set<std::string> refuse_settings;
+  std::set<std::size_t> failing_cases;  // plan indices
+  std::vector<std::string> opened;
+
+  std::string name() const override { return "fake"; }
+  PlanLimits limits() const override { return {2, 2, 0}; }
+  nlohmann::json provenance() const override { return {}; }
+  void validate(const Setting&, const SweepOptions&) const override {}
+  std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions&) override {
+    opened.push_back(s.name);
+    if (refuse_settings.count(s.name)) throw SettingError("knob refused for " + s.name);
+    return std::make_unique<Session>(*this);
+  }
+
+ private:
+  struct Session : SettingSession {
+    explicit Session(ScriptedBackend& b) : backend(b) {}
+    CaseResult run_case(const Case& c, const Setting& s) override {
+      if (backend.failing_cases.count(c.index)) throw BackendError("collective call failed: injected");
+      return measured_case(c, s.name, 2, {1e-6, 2e-6, 3e-6}, 2e-6, 0);
+    }
+    ScriptedBackend& backend;
+  };
+};
+
+class RecordingSink : public ResultSink {
+ public:
+  void case_finished(const CaseResult& r) override { results.push_back(r); }
+  std::vector<CaseResult> results;
+};
+
+Plan three_setting_plan() {
+  SweepOptions o;
+  o.sizes = SizeRange{8, 32, 2.0, 0};  // 8 16 32
+  o.collectives = {Collective::AllReduce};
+  o.placements = {Placement::OutOfPlace};
+  return make_plan(o, {Setting{"default", "", {}, {}}, Setting{"bad", "", {{"k", "1"}}, {}}, Setting{"good", "", {{"k", "2"}}, {}}},
+                   PlanLimits{2, 2, 0});
+}
+
+TEST(SweepRunner, ARefusedSettingFailsItsCasesWithTheReasonAndTheSweepGoesOn) {
+  const Plan plan = three_setting_plan();
+  ScriptedBackend backend;
+  backend.refuse_settings = {"bad"};
+  SoloControlPlane control;
+  RecordingSink sink;
+  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
+  ASSERT_EQ(sink.results.size(), 9u);
+  for (const auto& r : sink.results) {
+    if (r.setting == "bad") {
+      EXPECT_EQ(r.status, CaseStatus::Failed);
+      EXPECT_NE(r.reason.find("knob refused for bad"), std::string::npos) << r.reason;
+    } else {
+      EXPECT_EQ(r.status, CaseStatus::Ok);
+    }
+  }
+  EXPECT_EQ(summary.failed, 3u);
+  EXPECT_EQ(summary.measured, 6u);
+  EXPECT_TRUE(summary.complete);
+  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good"}));
+}
+
+TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
+  const Plan plan = three_setting_plan();
+  ScriptedBackend backend;
+  backend.failing_cases = {1};
+  SoloControlPlane control;
+  RecordingSink sink;
+  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
+  ASSERT_EQ(sink.results.size(), 9u);
+  EXPECT_EQ(sink.results[1].status, CaseStatus::Failed);
+  EXPECT_NE(sink.results[1].reason.find("injected"), std::string::npos);
+  EXPECT_EQ(sink.results[2].status, CaseStatus::Ok);
+  EXPECT_EQ(summary.failed, 1u);
+}
+
+TEST(SweepRunner, AnInterruptStopsCleanlyAfterTheCurrentCase) {
+  const Plan plan = three_setting_plan();
+  ScriptedBackend backend;
+  SoloControlPlane control;
+  RecordingSink sink;
+  int polls = 0;
+  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [&] { return ++polls > 4; }});
+  EXPECT_EQ(sink.results.size(), 4u);
+  EXPECT_FALSE(summary.complete);
+}
+
+}  // namespace
+}  // namespace commtune
