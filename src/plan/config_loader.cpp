@@ -125,6 +125,9 @@ SweepConfig load_config_file(const std::string& path) {
 
 std::vector<Setting> select_settings(const std::vector<Setting>& configured, const std::vector<std::string>& only) {
   std::vector<Setting> chosen;
+  for (const auto& s : configured)
+    if (s.name == kDefaultSettingName && !s.is_default())
+      throw InputError("the setting named 'default' is the baseline and must force nothing (no knobs)");
   const bool has_default = std::any_of(configured.begin(), configured.end(),
                                        [](const Setting& s) { return s.name == kDefaultSettingName; });
   if (!has_default) chosen.push_back(Setting{kDefaultSettingName, "nothing forced", {}, {}});

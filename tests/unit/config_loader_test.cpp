@@ -73,6 +73,11 @@ TEST(SelectSettings, PutsADefaultFirstAndFilters) {
   EXPECT_THROW(select_settings(configured, {"c"}), InputError);
 }
 
+TEST(SelectSettings, TheDefaultSettingMustForceNothing) {
+  EXPECT_THROW(select_settings({Setting{"default", "", {{"K", "1"}}, {}}}, {}), InputError);
+  EXPECT_EQ(select_settings({Setting{"default", "mine", {}, {}}}, {}).size(), 1u);
+}
+
 // Every preset shipped in configs/ must parse.
 TEST(ConfigLoader, EveryShippedPresetParses) {
   int seen = 0;
