@@ -4,8 +4,11 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/compare_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/info_command.hpp"
 #include "cli/sweep_command.hpp"
+#include "cli/tune_command.hpp"
 #include "core/errors.hpp"
 
 namespace {
@@ -26,6 +29,12 @@ int main(int argc, char** argv) {
   commtune::SweepCommandOptions sweep;
   commtune::add_sweep_command(app, sweep);
   commtune::add_info_command(app);
+  commtune::TuneCommandOptions tune;
+  commtune::add_tune_command(app, tune);
+  commtune::ExportCommandOptions export_options;
+  commtune::add_export_command(app, export_options);
+  commtune::CompareCommandOptions compare;
+  commtune::add_compare_command(app, compare);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -35,6 +44,9 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("sweep")) return commtune::run_sweep_command(sweep, argc, argv);
     if (app.got_subcommand("info")) return commtune::run_info_command();
+    if (app.got_subcommand("tune")) return commtune::run_tune_command(tune);
+    if (app.got_subcommand("export")) return commtune::run_export_command(export_options);
+    if (app.got_subcommand("compare")) return commtune::run_compare_command(compare);
   } catch (const commtune::InputError& e) {
     if (is_first_rank()) std::cerr << "commtune: error: " << e.what() << "\n";
     return 2;

@@ -8,4 +8,8 @@ target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/tuner_rules_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/knob_grammar_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/export_golden_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/compare_test.cpp
 )
+commtune_mpi_test(tune_mpi_aa_soundness tune/mpi_aa_soundness.sh)
+commtune_mpi_test(tune_mpi_roundtrip tune/mpi_tune_roundtrip.sh)
+commtune_mpi_test(tune_mpi_compare tune/mpi_compare.sh)

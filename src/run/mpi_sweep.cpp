@@ -12,6 +12,7 @@
 #include "run/provenance.hpp"
 #include "run/sweep_launch.hpp"
 #include "run/sweep_runner.hpp"
+#include "run/sweep_tuning.hpp"
 
 namespace commtune {
 namespace {
@@ -66,18 +67,23 @@ int run_mpi_sweep(const SweepLaunch& launch) {
   const nlohmann::json provenance = provenance_of(launch, backend, control);
 
   const std::string written = results ? results->path() : "";
+  std::vector<CaseResult> swept;
   CompositeSink sink;
   if (control.rank() == 0) {
     std::cerr << "commtune: " << launch.choice.reason << ", " << control.size() << " rank(s)\n";
     sink.add(std::make_unique<TableWriter>(std::cout));
     sink.add(std::make_unique<ProgressReporter>(std::cerr));
     sink.add(std::move(results));
+    sink.add(std::make_unique<SweptCases>(swept));
   }
   sink.begin(RunHeader{plan, "mpi", provenance});
   InterruptWatch interrupt;
   const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [&] { return interrupt.requested(); }});
   sink.end(summary);
   if (control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
+  tune_after_sweep(SweepTuning{plan, backend, control, swept, "mpi", provenance, written,
+                               [&] { return interrupt.requested(); }},
+                   summary);
   return sweep_exit_code(summary);
 }
 

@@ -18,6 +18,8 @@ target_sources(commtune_core PRIVATE
   tune/export_plan.cpp
   tune/env_composition.cpp
   tune/size_rules.cpp
+  tune/provenance_diff.cpp
+  tune/regression_compare.cpp
 )
 target_sources(commtune_core PRIVATE
   report/export_writers.cpp
@@ -25,4 +27,15 @@ target_sources(commtune_core PRIVATE
   report/export_json_writer.cpp
   report/rules_file_writers.cpp
   report/tune_summary_writer.cpp
+  report/compare_writers.cpp
+)
+target_sources(commtune_app PRIVATE
+  cli/tune_flags.cpp
+  cli/tune_command.cpp
+  cli/export_command.cpp
+  cli/compare_command.cpp
+)
+target_sources(commtune_app PRIVATE
+  run/confirm_round.cpp
+  run/sweep_tuning.cpp
 )

@@ -1,0 +1,24 @@
+#pragma once
+// `commtune export INPUT`: writes a recommendation (or the tuner's verdict on a results file) as
+// shell, conf, docker env-file, JSON, NCCL tuner CSV or Open MPI rules; `--format all` writes
+// every format that applies to the backend into --out-dir.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/tune_flags.hpp"
+
+namespace commtune {
+
+struct ExportCommandOptions {
+  std::string input_path;
+  std::string format = "shell";
+  std::string out_path;  // one format; empty: stdout
+  std::string out_dir;   // --format all
+  TuneFlags flags;
+};
+
+void add_export_command(CLI::App& app, ExportCommandOptions& options);
+int run_export_command(const ExportCommandOptions& options);
+
+}  // namespace commtune

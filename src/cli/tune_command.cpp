@@ -1,0 +1,32 @@
+#include "cli/tune_command.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "report/tune_summary_writer.hpp"
+#include "results/results_document.hpp"
+#include "tune/recommendation_json.hpp"
+#include "tune/tuner.hpp"
+
+namespace commtune {
+
+void add_tune_command(CLI::App& app, TuneCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand("tune", "Pick the settings that beat the default, per collective and size");
+  cmd->add_option("results", o.results_path, "Results JSON of a sweep")->required();
+  cmd->add_option("--out", o.out_path, "Write the recommendation (JSON) here, for `commtune export`");
+  add_tune_flags(*cmd, o.flags);
+}
+
+int run_tune_command(const TuneCommandOptions& o) {
+  const Recommendation rec = tune(load_results(o.results_path), resolve_tune_options(o.flags));
+  write_tune_summary(rec, std::cout);
+  if (!o.out_path.empty()) {
+    std::ofstream out(o.out_path);
+    if (!(out << to_json(rec).dump(2) << "\n")) throw InputError("cannot write '" + o.out_path + "'");
+    std::cerr << "commtune: recommendation written to " << o.out_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace commtune

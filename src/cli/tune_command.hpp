@@ -1,0 +1,21 @@
+#pragma once
+// `commtune tune RESULTS.json`: the tuner's verdict on a results file (printed), and the
+// recommendation file that `commtune export` reads (--out).
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/tune_flags.hpp"
+
+namespace commtune {
+
+struct TuneCommandOptions {
+  std::string results_path;
+  std::string out_path;  // recommendation JSON; empty: none
+  TuneFlags flags;
+};
+
+void add_tune_command(CLI::App& app, TuneCommandOptions& options);
+int run_tune_command(const TuneCommandOptions& options);
+
+}  // namespace commtune

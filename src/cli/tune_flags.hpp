@@ -1,0 +1,24 @@
+#pragma once
+// The tuner's flags, shared by `tune`, `export` and `sweep`'s end-of-sweep tuning: --margin,
+// --objective-sizes MIN:MAX, --weight COLLECTIVE=W (repeatable).
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tune/tune_options.hpp"
+
+namespace commtune {
+
+struct TuneFlags {
+  double margin = 0.02;
+  std::string objective_sizes;
+  std::vector<std::string> weights;
+};
+
+void add_tune_flags(CLI::App& command, TuneFlags& flags);
+
+// Throws InputError on a bad range, weight or margin.
+TuneOptions resolve_tune_options(const TuneFlags& flags);
+
+}  // namespace commtune

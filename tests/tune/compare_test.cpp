@@ -1,0 +1,90 @@
+// compare on the recorded NCCL fixture against a doctored copy (a new NCCL version, one case 30%
+// slower, one 10% faster, one failing): verdicts, exit decision and golden outputs.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "report/compare_writers.hpp"
+#include "tune/regression_compare.hpp"
+#include "tune_test_support.hpp"
+
+namespace commtune {
+namespace {
+
+using testing::golden_mismatch;
+using testing::source_path;
+
+void scale(CaseResult& r, double factor) {
+  r.time_us.median *= factor;
+  r.time_us.median_ci_low *= factor;
+  r.time_us.median_ci_high *= factor;
+}
+
+ResultsDocument current_run(const ResultsDocument& base) {
+  ResultsDocument cur = base;
+  cur.provenance["nccl"]["version"] = "2.29.1";
+  for (auto& r : cur.cases) {
+    if (r.setting != "default" || r.spec.placement != Placement::OutOfPlace) continue;
+    if (r.spec.collective == Collective::AllReduce && r.spec.bytes == 4194304) scale(r, 1.3);
+    if (r.spec.collective == Collective::AllGather && r.spec.bytes == 65536) scale(r, 0.9);
+    if (r.spec.collective == Collective::AllGather && r.spec.bytes == 1024) {
+      r.status = CaseStatus::Failed;
+      r.reason = "ncclInternalError";
+    }
+  }
+  return cur;
+}
+
+const CaseComparison& find(const CompareReport& report, Collective c, std::uint64_t bytes) {
+  for (const auto& x : report.cases)
+    if (x.setting == "default" && x.collective == c && x.bytes == bytes && x.placement == Placement::OutOfPlace) return x;
+  throw std::runtime_error("missing");
+}
+
+TEST(Compare, VerdictsFollowIntervalsAndThreshold) {
+  const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  const CompareReport report = compare_results(base, current_run(base), 0.05);
+  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Slower);
+  EXPECT_NEAR(find(report, Collective::AllReduce, 4194304).change, 0.3, 1e-9);
+  EXPECT_EQ(find(report, Collective::AllGather, 65536).verdict, Verdict::Faster);
+  EXPECT_EQ(find(report, Collective::AllGather, 1024).verdict, Verdict::Slower);
+  EXPECT_EQ(find(report, Collective::AllReduce, 1024).verdict, Verdict::Same);
+  EXPECT_TRUE(report.regression());
+  ASSERT_FALSE(report.provenance.empty());
+  EXPECT_EQ(report.provenance.front().field, "nccl/version");
+}
+
+TEST(Compare, ARunAgainstItselfIsAllSame) {
+  const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  const CompareReport report = compare_results(base, base, 0.05);
+  EXPECT_FALSE(report.regression());
+  EXPECT_EQ(report.count(Verdict::Same), report.cases.size());
+  EXPECT_TRUE(report.provenance.empty());
+}
+
+TEST(Compare, IncompatibleRunsAreAnInputError) {
+  const ResultsDocument nccl = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  const ResultsDocument mpi = load_results(source_path("tests/fixtures/mpi-results-algorithms.json"));
+  EXPECT_THROW(compare_results(nccl, mpi, 0.05), InputError);
+  ResultsDocument other_ranks = nccl;
+  for (auto& r : other_ranks.cases) r.nranks = 8;
+  EXPECT_THROW(compare_results(nccl, other_ranks, 0.05), InputError);
+}
+
+TEST(Compare, GoldenMarkdownAndJson) {
+  const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  ResultsDocument small = base, small_current = current_run(base);
+  const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
+  std::erase_if(small.cases, [&](const CaseResult& r) { return !keep(r); });
+  std::erase_if(small_current.cases, [&](const CaseResult& r) { return !keep(r); });
+  const CompareReport report = compare_results(small, small_current, 0.05);
+  std::ostringstream md, js;
+  write_compare_markdown(report, md);
+  write_compare_json(report, js);
+  EXPECT_EQ(golden_mismatch("tests/golden/tune/compare.md", md.str()), "");
+  EXPECT_EQ(golden_mismatch("tests/golden/tune/compare.json", js.str()), "");
+}
+
+}  // namespace
+}  // namespace commtune
