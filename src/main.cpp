@@ -9,6 +9,7 @@
 #include "cli/info_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/tune_command.hpp"
+#include "cli/worker_command.hpp"
 #include "core/errors.hpp"
 
 namespace {
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   commtune::add_export_command(app, export_options);
   commtune::CompareCommandOptions compare;
   commtune::add_compare_command(app, compare);
+  commtune::WorkerCommandOptions worker;
+  commtune::add_worker_command(app, worker);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("tune")) return commtune::run_tune_command(tune);
     if (app.got_subcommand("export")) return commtune::run_export_command(export_options);
     if (app.got_subcommand("compare")) return commtune::run_compare_command(compare);
+    if (app.got_subcommand("worker")) return commtune::run_worker_command(worker);
   } catch (const commtune::InputError& e) {
     if (is_first_rank()) std::cerr << "commtune: error: " << e.what() << "\n";
     return 2;

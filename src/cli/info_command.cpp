@@ -4,6 +4,7 @@
 
 #include "run/backend_choice.hpp"
 #include "run/host_facts.hpp"
+#include "run/nccl_facts.hpp"
 
 namespace commtune {
 
@@ -14,6 +15,7 @@ void add_info_command(CLI::App& app) {
 int run_info_command() {
   std::cout << "commtune " << COMMTUNE_VERSION << "\n";
   std::cout << "backends: mpi" << (nccl_backend_built() ? ", nccl" : "") << "\n";
+  std::cout << "nccl runtime: " << nccl_runtime_version() << "\n";
   std::cout << "visible GPUs: " << visible_gpu_count() << "\n";
   std::cout << "host: " << host_name() << " " << host_topology().dump() << "\n";
   std::cout << "auto backend: " << choose_backend("auto").reason << "\n";

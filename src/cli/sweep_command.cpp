@@ -88,6 +88,15 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("-c,--check", o.check, "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
+  cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start (default: one per visible GPU)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--emulate-nodes", o.nccl.emulate_nodes,
+                "NCCL: every rank its own NCCL_HOSTID (one-GPU nodes over the network path; results labelled)");
+  cmd->add_option("--init-timeout", o.nccl.init_timeout_s, "NCCL: seconds a communicator init may take (default 120)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take (default 60)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--graph", o.nccl.graph, "NCCL: launch timed iterations through a CUDA graph");
   cmd->add_option("--out", o.out_path, "Results JSON path (default results/commtune-BACKEND-TIME.json; never overwritten)");
 }
 
@@ -102,7 +111,7 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
 int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv) {
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv});
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl});
 }
 
 }  // namespace commtune

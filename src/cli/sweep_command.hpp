@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "plan/sweep_options.hpp"
+#include "run/nccl_run_options.hpp"
 
 namespace commtune {
 
@@ -23,6 +24,7 @@ struct SweepCommandOptions {
   int check = 1;
   double noise_target = 0, min_time = 0, max_time = 0;
   std::vector<std::string> settings;
+  NcclRunOptions nccl;  // --ranks --emulate-nodes --init-timeout --case-timeout --graph
   CLI::App* command = nullptr;  // to ask which flags were given
 };
 

@@ -1,6 +1,7 @@
 #include "run/backend_choice.hpp"
 
 #include "core/errors.hpp"
+#include "run/worker_engine.hpp"
 
 namespace commtune {
 
@@ -8,6 +9,8 @@ BackendChoice choose_backend(const std::string& requested) {
   if (requested == "mpi") return {BackendKind::Mpi, "MPI host backend (requested)"};
   if (requested != "auto" && requested != "nccl")
     throw InputError("--backend must be auto, mpi or nccl (got '" + requested + "')");
+  if (fake_workers_requested())
+    return {BackendKind::Nccl, "NCCL backend with simulated workers (COMMTUNE_FAKE_WORKER=1: test mode, no GPU used)"};
   const bool built = nccl_backend_built();
   const int gpus = built ? visible_gpu_count() : 0;
   if (requested == "nccl") {

@@ -5,6 +5,7 @@
 #include "plan/sweep_options.hpp"
 #include "report/result_sink.hpp"
 #include "run/backend_choice.hpp"
+#include "run/nccl_run_options.hpp"
 
 namespace commtune {
 
@@ -14,6 +15,7 @@ struct SweepLaunch {
   std::string out_path;  // empty: results/commtune-BACKEND-TIME.json
   int argc;
   char** argv;
+  NcclRunOptions nccl{};  // NCCL backend only: workers, deadlines, launch mode
 };
 
 // Returns the process exit code: 0 when every case measured correct data, 1 otherwise.
@@ -21,6 +23,9 @@ int launch_sweep(const SweepLaunch& launch);
 
 // Runs the sweep over MPI ranks on host memory.
 int run_mpi_sweep(const SweepLaunch& launch);
+
+// Runs the sweep on GPUs through NCCL: supervised worker processes, MPI or local control plane.
+int run_nccl_sweep(const SweepLaunch& launch);
 
 // 0: done, no wrong data (failed settings are recorded, not fatal); 1: wrong data; 130: interrupted.
 int sweep_exit_code(const RunSummary& summary);

@@ -1,0 +1,43 @@
+#pragma once
+// One case's GPU buffers on one rank: where the input goes and where the result lands for each
+// collective and placement (NCCL's in-place conventions), the fill before a check, the launch
+// of the collective, and the count of wrong elements after it.
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/collective_traits.hpp"
+#include "plan/plan.hpp"
+
+namespace commtune {
+
+class DeviceCase {
+ public:
+  // Allocates; throws BackendError (not fatal) when the buffers do not fit.
+  DeviceCase(const Case& c, int rank, int nranks);
+  ~DeviceCase();
+  DeviceCase(const DeviceCase&) = delete;
+  DeviceCase& operator=(const DeviceCase&) = delete;
+
+  void fill_for_check(cudaStream_t stream);
+  // Enqueues the collective; returns NCCL's result (ncclInProgress on a non-blocking comm).
+  ncclResult_t launch(ncclComm_t comm, cudaStream_t stream) const;
+  // Enqueues the verify kernels, adding wrong elements to *counter (device memory).
+  void count_wrong(unsigned long long* counter, cudaStream_t stream) const;
+
+ private:
+  std::byte* at(std::byte* base, std::size_t elements) const { return base + elements * element_size_; }
+  std::byte* input() const;   // where this rank's input lives
+  std::byte* result() const;  // where this rank's result lands
+
+  Case case_;
+  int rank_, nranks_;
+  BufferCounts counts_;
+  std::size_t element_size_;
+  std::byte* send_ = nullptr;  // null in place (except reduce-scatter, whose input is the send buffer)
+  std::byte* recv_ = nullptr;
+};
+
+}  // namespace commtune

@@ -1,0 +1,13 @@
+#pragma once
+// How an NCCL sweep is run (not what it measures): workers, deadlines, launch mode.
+namespace commtune {
+
+struct NcclRunOptions {
+  int ranks = 0;                 // launcher-free runs: workers to start (0: one per visible GPU)
+  bool emulate_nodes = false;    // each worker its own NCCL_HOSTID: one-GPU "nodes" over the network path
+  double init_timeout_s = 120;   // communicator init (bootstrap included)
+  double case_timeout_s = 60;    // each step of a case: prepare, check, one timed batch
+  bool graph = false;            // launch timed iterations through a CUDA graph
+};
+
+}  // namespace commtune

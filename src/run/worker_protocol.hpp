@@ -1,0 +1,57 @@
+#pragma once
+// The supervisor <-> worker protocol: one JSON object per line, both ways, on a socket the worker
+// finds at fd 3 (its stdout and stderr stay free for NCCL's own logging). Requests:
+// {"op": probe | unique_id | init | prepare | check | time | finish, ...};
+// replies: {"ok": true, ...} or {"ok": false, "error": TEXT, "fatal": BOOL}.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.hpp"
+
+namespace commtune {
+
+inline constexpr int kWorkerChannelFd = 3;
+
+// Per-communicator configuration passed to ncclCommInitRankConfig.
+struct CommConfig {
+  std::optional<int> min_ctas, max_ctas;
+  std::string net_name;  // empty: NCCL decides
+};
+
+struct CaseRequest {
+  Case spec;
+  bool check = true;   // run once, verify, count wrong elements
+  bool graph = false;  // launch timed iterations through a CUDA graph
+};
+
+// A reply as read by the supervisor. A line that is not a reply throws ProtocolError.
+struct WorkerReply {
+  bool ok = false;
+  std::string error;
+  bool fatal = false;  // the worker's communicator is gone: stop using it
+  nlohmann::json body;
+};
+
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+nlohmann::json to_json(const CommConfig& config);
+CommConfig comm_config_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const CaseRequest& request);
+CaseRequest case_request_from_json(const nlohmann::json& j);
+
+// Text safe to show and to store in JSON: printable ASCII, the rest as '?', at most `limit` chars.
+std::string printable(std::string_view text, std::size_t limit = 200);
+
+std::string request_line(std::string_view op, nlohmann::json fields = nlohmann::json::object());
+WorkerReply parse_reply(std::string_view line);
+std::string ok_reply_line(nlohmann::json fields = nlohmann::json::object());
+std::string error_reply_line(std::string_view error, bool fatal);
+
+}  // namespace commtune

@@ -1,0 +1,12 @@
+# GPU tests (label "gpu"): built with the NCCL backend, skipped with a reason where no GPU is visible.
+if(COMMTUNE_HAVE_NCCL)
+  add_executable(gpu_kernel_tests ${CMAKE_CURRENT_LIST_DIR}/kernels_test.cpp)
+  target_link_libraries(gpu_kernel_tests PRIVATE commtune_app commtune_kernels GTest::gtest_main)
+  gtest_discover_tests(gpu_kernel_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gpu)
+
+  add_executable(gpu_sweep_tests ${CMAKE_CURRENT_LIST_DIR}/nccl_sweep_test.cpp)
+  target_link_libraries(gpu_sweep_tests PRIVATE commtune_app GTest::gtest_main)
+  target_compile_definitions(gpu_sweep_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  add_dependencies(gpu_sweep_tests commtune)
+  gtest_discover_tests(gpu_sweep_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gpu TIMEOUT 300)
+endif()

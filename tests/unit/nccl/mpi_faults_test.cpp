@@ -1,0 +1,74 @@
+// Sweep-level fault injection under mpirun -np 2: two supervisors agree on every fault, and a
+// supervisor peer that dies or hangs is reported instead of being waited on forever.
+#include <gtest/gtest.h>
+
+#include "run_commtune.hpp"
+
+namespace commtune {
+namespace {
+
+using namespace commtune::testing;
+
+std::vector<std::string> mpirun_np2() {
+  const char* mpirun = std::getenv("COMMTUNE_MPIRUN");
+  std::vector<std::string> argv = words(mpirun ? mpirun : "");
+  if (argv.empty()) return argv;
+  for (const char* a : {"-np", "2", "-x", "COMMTUNE_FAKE_WORKER", COMMTUNE_BINARY}) argv.emplace_back(a);
+  return argv;
+}
+
+std::vector<std::string> with(std::vector<std::string> argv, const std::vector<std::string>& more) {
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+const std::vector<std::string> kFake{"COMMTUNE_FAKE_WORKER=1"};
+
+TEST(MpiSweepFaults, TwoSupervisorsRecordEveryFaultAlike) {
+  const auto mpirun = mpirun_np2();
+  if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
+  ScratchDir dir;
+  const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", fault_config(), "--init-timeout", "2",
+                                            "--case-timeout", "2", "--out", dir.file("r.json")}),
+                              kFake, dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_EQ(doc.provenance["layout"]["nranks"], 2);
+  expect_every_fault_recorded(doc);
+}
+
+void write_peer_config(const std::string& path, const std::string& fault) {
+  std::ofstream(path) << R"({"sweep": {"min_bytes": "64", "max_bytes": "64", "collectives": ["allreduce"],
+    "placements": ["out-of-place"], "min_samples": 5, "min_time": 0, "max_time": 0.05},
+    "settings": [{"name": "healthy"}, {"name": "peer", "knobs": {"COMMTUNE_TEST_FAULT": ")" + fault + R"("}}]})";
+}
+
+// The run ends, non-zero, within bounds; the finished cases are in a valid results file.
+void expect_peer_loss_reported(const std::string& fault, const std::string& message) {
+  const auto mpirun = mpirun_np2();
+  if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
+  ScratchDir dir;
+  write_peer_config(dir.file("peer.json"), fault);
+  const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", dir.file("peer.json"), "--init-timeout",
+                                            "1", "--case-timeout", "1", "--out", dir.file("r.json")}),
+                              kFake, dir);
+  EXPECT_NE(ran.exit_code, 0);
+  EXPECT_LT(ran.seconds, 60);
+  EXPECT_NE((ran.err + ran.out).find(message), std::string::npos) << ran.err << ran.out;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_FALSE(doc.complete);
+  const CaseResult* healthy = find_case(doc, "healthy");
+  ASSERT_NE(healthy, nullptr);
+  EXPECT_EQ(healthy->status, CaseStatus::Ok);
+}
+
+TEST(MpiSweepFaults, APeerSupervisorThatDiesIsReportedNotWaitedOn) {
+  expect_peer_loss_reported("supervisor-exit:1", "test fault supervisor-exit:1");
+}
+
+TEST(MpiSweepFaults, APeerSupervisorThatHangsEndsTheJobAtTheControlDeadline) {
+  expect_peer_loss_reported("supervisor-hang:1", "a peer supervisor died or hangs");
+}
+
+}  // namespace
+}  // namespace commtune

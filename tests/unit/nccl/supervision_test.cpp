@@ -1,0 +1,124 @@
+// The watchdog and the agreement, with real processes: the commtune binary as a simulated worker.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "backend/nccl/nccl_backend.hpp"
+#include "backend/nccl/step_agreement.hpp"
+#include "core/errors.hpp"
+#include "run/deadline_control_plane.hpp"
+#include "run/local_control_plane.hpp"
+#include "run/worker_group.hpp"
+
+namespace commtune {
+namespace {
+
+WorkerSpawn fake_worker(int rank, int nranks, const std::string& fault = "") {
+  std::vector<std::string> environment{"COMMTUNE_FAKE_WORKER=1"};
+  if (!fault.empty()) environment.push_back("COMMTUNE_TEST_FAULT=" + fault);
+  return WorkerSpawn{COMMTUNE_BINARY, worker_arguments(rank, nranks, 0), environment};
+}
+
+std::vector<std::string> init_lines() {
+  return {request_line("init", {{"unique_id", std::string(256, 'a')}, {"config", nlohmann::json::object()}})};
+}
+
+TEST(WorkerGroup, HealthyWorkersAnswerEveryStep) {
+  WorkerGroup group({fake_worker(0, 2), fake_worker(1, 2)}, {0, 1});
+  std::vector<WorkerReply> replies;
+  EXPECT_TRUE(group.exchange(init_lines(), std::chrono::seconds(5), "init", replies).ok());
+  Case c;
+  c.bytes = 1024;
+  c.count = 256;
+  ASSERT_TRUE(group.exchange({request_line("prepare", {{"case", to_json(CaseRequest{c, true, false})}})},
+                             std::chrono::seconds(5), "prepare", replies)
+                  .ok());
+  ASSERT_TRUE(group.exchange({request_line("time", {{"iterations", 4}})}, std::chrono::seconds(5), "timing", replies).ok());
+  EXPECT_EQ(replies[1].body["seconds"].size(), 4u);
+  group.finish(std::chrono::seconds(5));
+  EXPECT_FALSE(group.alive());
+}
+
+TEST(WorkerGroup, AHungWorkerTimesOutAndIsKilled) {
+  WorkerGroup group({fake_worker(0, 2), fake_worker(1, 2, "hang-init:1")}, {0, 1});
+  std::vector<WorkerReply> replies;
+  const auto start = Clock::now();
+  const StepOutcome outcome = group.exchange(init_lines(), std::chrono::milliseconds(500), "init", replies);
+  EXPECT_EQ(outcome.status, StepStatus::TimedOut);
+  EXPECT_TRUE(outcome.fatal);
+  EXPECT_NE(outcome.reason.find("rank 1"), std::string::npos) << outcome.reason;
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(group.alive());
+}
+
+TEST(WorkerGroup, ACrashIsReportedAtOnceWithItsSignal) {
+  WorkerGroup group({fake_worker(0, 1, "crash-init")}, {0});
+  std::vector<WorkerReply> replies;
+  const auto start = Clock::now();
+  const StepOutcome outcome = group.exchange(init_lines(), std::chrono::seconds(30), "init", replies);
+  EXPECT_EQ(outcome.status, StepStatus::Failed);
+  EXPECT_NE(outcome.reason.find("signal 11"), std::string::npos) << outcome.reason;
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));  // not the 30 s deadline
+}
+
+TEST(WorkerGroup, AWorkerThatCannotStartIsASettingError) {
+  EXPECT_THROW(WorkerGroup({WorkerSpawn{"/nonexistent/commtune", {}, {}}}, {0}), SettingError);
+}
+
+TEST(StepAgreement, AWorkersOwnFailureBeatsTheTimeoutsItCaused) {
+  const StepOutcome timeout{StepStatus::TimedOut, "rank 0 timed out", true};
+  const StepOutcome crash{StepStatus::Failed, "rank 1 crashed", true};
+  EXPECT_EQ(worst_outcome({timeout, crash}).reason, "rank 1 crashed");
+  EXPECT_EQ(worst_outcome({StepOutcome{}, timeout}).status, StepStatus::TimedOut);
+  EXPECT_TRUE(worst_outcome({StepOutcome{}, StepOutcome{}}).ok());
+}
+
+TEST(StepAgreement, CombinesPerIterationMaximaAndWrongCounts) {
+  const auto longest = max_seconds({{{"seconds", {1.0, 5.0}}}, {{"seconds", {2.0, 3.0}}}});
+  EXPECT_EQ(longest["seconds"], (std::vector<double>{2.0, 5.0}));
+  EXPECT_EQ(sum_wrong({{{"wrong", 2}}, {{"wrong", 3}}})["wrong"], 5);
+  LocalControlPlane local;
+  const AgreedStep agreed = agree_step(local, StepOutcome{}, {{"wrong", 4}}, sum_wrong);
+  EXPECT_TRUE(agreed.outcome.ok());
+  EXPECT_EQ(agreed.data["wrong"], 4);
+}
+
+TEST(WorkerEnvironment, KnobsOverrideAndEmulationAddsAHostId) {
+  const Setting setting{"s", "", {{"NCCL_ALGO", "Ring"}, {"NCCL_MIN_CTAS", "4"}}, {}};
+  const auto environment = worker_environment({"PATH=/bin", "NCCL_ALGO=Tree"}, setting, 3, true);
+  auto has = [&](const std::string& entry) { return std::find(environment.begin(), environment.end(), entry) != environment.end(); };
+  EXPECT_TRUE(has("NCCL_ALGO=Ring"));
+  EXPECT_FALSE(has("NCCL_ALGO=Tree"));
+  EXPECT_FALSE(has("NCCL_MIN_CTAS=4"));  // goes through ncclConfig_t
+  EXPECT_TRUE(has("NCCL_HOSTID=commtune-emulated-node-3"));
+  EXPECT_TRUE(has("NCCL_NET=Socket"));
+  EXPECT_EQ(comm_config_of(setting).min_ctas, 4);
+}
+
+TEST(DeadlineControlPlane, APeerThatNeverAnswersEndsTheWait) {
+  class StuckPlane : public LocalControlPlane {
+   public:
+    bool any(bool) override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(800));
+      return false;
+    }
+  } stuck;
+  std::string message;
+  DeadlineControlPlane control(stuck, std::chrono::milliseconds(200), [&](const std::string& m) { message = m; });
+  control.any(false);
+  EXPECT_NE(message.find("peer supervisor"), std::string::npos) << message;
+}
+
+TEST(DeadlineControlPlane, AnswersInTimeRaiseNothing) {
+  LocalControlPlane local;
+  bool expired = false;
+  {
+    DeadlineControlPlane control(local, std::chrono::milliseconds(200), [&](const std::string&) { expired = true; });
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(control.broadcast_from_root("x"), "x");
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  }
+  EXPECT_FALSE(expired);
+}
+
+}  // namespace
+}  // namespace commtune
