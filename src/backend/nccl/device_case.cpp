@@ -5,15 +5,14 @@
 #include "fill_verify.hpp"
 
 namespace commtune {
-namespace {
 
-std::byte* allocate(std::size_t bytes) {
+void DeviceCase::CudaFree::operator()(std::byte* pointer) const { cudaFree(pointer); }
+
+DeviceCase::DeviceBuffer DeviceCase::allocate(std::size_t bytes) {
   void* pointer = nullptr;
-  check_cuda(cudaMalloc(&pointer, bytes == 0 ? 1 : bytes), "cudaMalloc");
-  return static_cast<std::byte*>(pointer);
+  check_cuda(cudaMalloc(&pointer, bytes == 0 ? 1 : bytes), "cudaMalloc");  // not fatal: the next case may fit
+  return DeviceBuffer(static_cast<std::byte*>(pointer));
 }
-
-}  // namespace
 
 DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
     : case_(c), rank_(rank), nranks_(nranks), counts_(buffer_counts(c.collective, c.bytes, c.dtype, nranks)),
@@ -29,31 +28,27 @@ DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
   if (!in_place) send_ = allocate(counts_.send_elements * element_size_);
 }
 
-DeviceCase::~DeviceCase() {
-  cudaFree(send_);
-  cudaFree(recv_);
-}
 
 std::byte* DeviceCase::input() const {
   const bool in_place = case_.placement == Placement::InPlace;
   switch (case_.collective) {
-    case Collective::AllGather: return in_place ? at(recv_, static_cast<std::size_t>(rank_) * counts_.count) : send_;
-    case Collective::ReduceScatter: return send_;
+    case Collective::AllGather: return in_place ? at(recv_, static_cast<std::size_t>(rank_) * counts_.count) : send_.get();
+    case Collective::ReduceScatter: return send_.get();
     case Collective::AllReduce:
     case Collective::Broadcast: break;
   }
-  return in_place ? recv_ : send_;
+  return in_place ? recv_.get() : send_.get();
 }
 
 std::byte* DeviceCase::result() const {
   if (case_.collective == Collective::ReduceScatter && case_.placement == Placement::InPlace)
     return at(send_, static_cast<std::size_t>(rank_) * counts_.count);
-  return recv_;
+  return recv_.get();
 }
 
 void DeviceCase::fill_for_check(cudaStream_t stream) {
   const DataType t = case_.dtype;
-  if (recv_ != nullptr) kernels::fill_poison(recv_, counts_.recv_elements, t, stream);
+  if (recv_) kernels::fill_poison(recv_.get(), counts_.recv_elements, t, stream);
   switch (case_.collective) {
     case Collective::AllReduce:
     case Collective::ReduceScatter:

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "core/collective_traits.hpp"
 #include "plan/plan.hpp"
@@ -17,9 +18,6 @@ class DeviceCase {
  public:
   // Allocates; throws BackendError (not fatal) when the buffers do not fit.
   DeviceCase(const Case& c, int rank, int nranks);
-  ~DeviceCase();
-  DeviceCase(const DeviceCase&) = delete;
-  DeviceCase& operator=(const DeviceCase&) = delete;
 
   void fill_for_check(cudaStream_t stream);
   // Enqueues the collective; returns NCCL's result (ncclInProgress on a non-blocking comm).
@@ -28,7 +26,12 @@ class DeviceCase {
   void count_wrong(unsigned long long* counter, cudaStream_t stream) const;
 
  private:
-  std::byte* at(std::byte* base, std::size_t elements) const { return base + elements * element_size_; }
+  struct CudaFree {
+    void operator()(std::byte* pointer) const;
+  };
+  using DeviceBuffer = std::unique_ptr<std::byte, CudaFree>;
+  static DeviceBuffer allocate(std::size_t bytes);
+  std::byte* at(const DeviceBuffer& base, std::size_t elements) const { return base.get() + elements * element_size_; }
   std::byte* input() const;   // where this rank's input lives
   std::byte* result() const;  // where this rank's result lands
 
@@ -36,8 +39,8 @@ class DeviceCase {
   int rank_, nranks_;
   BufferCounts counts_;
   std::size_t element_size_;
-  std::byte* send_ = nullptr;  // null in place (except reduce-scatter, whose input is the send buffer)
-  std::byte* recv_ = nullptr;
+  DeviceBuffer send_;  // empty in place (except reduce-scatter, whose input is the send buffer)
+  DeviceBuffer recv_;
 };
 
 }  // namespace commtune

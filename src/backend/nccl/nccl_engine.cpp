@@ -221,11 +221,11 @@ class NcclEngine : public WorkerEngine {
   void release() {
     current_.reset();
     if (comm_ != nullptr) {
-      if (ncclCommFinalize(comm_) == ncclSuccess || true) {
-        ncclResult_t state = ncclInProgress;
-        while (state == ncclInProgress && ncclCommGetAsyncError(comm_, &state) == ncclSuccess) std::this_thread::yield();
-      }
-      ncclCommDestroy(comm_);
+      // Non-blocking finalize: wait for it to settle; destroy only a communicator that finalized.
+      ncclResult_t state = ncclCommFinalize(comm_);
+      while (state == ncclInProgress && ncclCommGetAsyncError(comm_, &state) == ncclSuccess) std::this_thread::yield();
+      if (state == ncclSuccess) ncclCommDestroy(comm_);
+      else ncclCommAbort(comm_);
       comm_ = nullptr;
     }
     if (counter_ != nullptr) cudaFree(counter_);
