@@ -182,6 +182,8 @@ void check_channel_bounds(const Setting& setting) {
 }
 
 void check_knob(const std::string& name, const std::string& value) {
+  if (name.rfind("coll_", 0) == 0 || name.rfind("OMPI_", 0) == 0)
+    throw InputError("'" + name + "' is an Open MPI knob: this setting is for --backend mpi");
   if (!is_valid_environment_name(name)) throw InputError("knob '" + name + "' is not a valid environment variable name");
   const auto entry = knob_table().find(name);
   if (entry == knob_table().end())

@@ -63,6 +63,15 @@ TEST(NcclKnobs, ValuesOutsideWhatNcclTakesAreRefused) {
   EXPECT_THROW(validate_nccl_setting(with({{"COMMTUNE_TEST_FAULT", "explode"}}), kAll), InputError);
 }
 
+TEST(NcclKnobs, AnOpenMpiKnobSaysWhichBackendItIsFor) {
+  try {
+    validate_nccl_setting(with({{"coll_tuned_allreduce_algorithm", "ring"}}), kAll);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--backend mpi"), std::string::npos) << e.what();
+  }
+}
+
 TEST(NcclKnobs, AcceptsWhatNcclTakes) {
   EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", "NVL"}, {"NCCL_NET_GDR_LEVEL", "2"},
                                               {"NCCL_SOCKET_IFNAME", "^lo,docker"}, {"NCCL_IB_HCA", "=mlx5_0:1"},
