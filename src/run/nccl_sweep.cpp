@@ -8,18 +8,13 @@
 #include "backend/nccl/nccl_backend.hpp"
 #include "backend/mpi/mpi_environment.hpp"
 #include "core/errors.hpp"
-#include "report/composite_sink.hpp"
-#include "report/json_results_writer.hpp"
-#include "report/progress_reporter.hpp"
-#include "report/table_writer.hpp"
 #include "run/deadline_control_plane.hpp"
-#include "run/interrupt.hpp"
 #include "run/local_control_plane.hpp"
 #include "run/mpi_control_plane.hpp"
 #include "run/nccl_supervision.hpp"
 #include "run/provenance.hpp"
 #include "run/sweep_launch.hpp"
-#include "run/sweep_runner.hpp"
+#include "run/sweep_session.hpp"
 
 namespace commtune {
 namespace {
@@ -30,24 +25,8 @@ bool under_mpi_launcher() {
   return false;
 }
 
-std::unique_ptr<JsonResultsWriter> open_results(ControlPlane& control, const std::string& path) {
-  std::unique_ptr<JsonResultsWriter> writer;
-  std::optional<std::string> failure;
-  if (control.rank() == 0) {
-    try {
-      writer = std::make_unique<JsonResultsWriter>(path);
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-  }
-  if (const auto agreed = control.agree_on_failure(failure)) throw InputError(*agreed);
-  return writer;
-}
-
 nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, ControlPlane& control) {
-  nlohmann::json facts = base_provenance(launch.argc, launch.argv);
-  facts["backend_choice"] = launch.choice.reason;
-  facts["config"] = {{"name", launch.config.name}, {"description", launch.config.description}};
+  nlohmann::json facts = launch_provenance(launch);
   facts["nccl"] = nccl;
   facts["layout"] = rank_layout(control);
   if (launch.nccl.emulate_nodes)
@@ -63,24 +42,9 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const nlohmann::json provenance = provenance_of(launch, facts.provenance, control);
   NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
   const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
-  const std::string path = launch.out_path.empty() ? default_results_path("nccl") : launch.out_path;
-  std::unique_ptr<JsonResultsWriter> results = open_results(control, path);
-  const std::string written = results ? results->path() : "";
-  CompositeSink sink;
-  if (control.rank() == 0) {
-    std::cerr << "commtune: " << launch.choice.reason << ", " << layout.nranks << " rank(s)"
-              << (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "") << "\n";
-    for (const auto& warning : plan.warnings) std::cerr << "commtune: warning: " << warning << "\n";
-    sink.add(std::make_unique<TableWriter>(std::cout));
-    sink.add(std::make_unique<ProgressReporter>(std::cerr));
-    sink.add(std::move(results));
-  }
-  sink.begin(RunHeader{plan, "nccl", provenance});
-  InterruptWatch interrupt;
-  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [&] { return interrupt.requested(); }});
-  sink.end(summary);
-  if (control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
-  return sweep_exit_code(summary);
+  const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
+                             (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
+  return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
 }
 
 int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {
