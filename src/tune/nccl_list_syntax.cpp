@@ -32,7 +32,10 @@ std::string canonical_token(std::string_view token, NcclListKind kind) {
     for (auto known : kProtocols)
       if (matches(known)) return std::string(known);
   }
-  throw InputError(std::string(knob_name(kind)) + ": unknown token '" + std::string(token) + "'");
+  std::string names;
+  for (const auto& known : nccl_tokens(kind)) names += (names.empty() ? "" : ", ") + known;
+  throw InputError(std::string(knob_name(kind)) + ": unknown token '" + std::string(token) + "' (NCCL 2.28 knows " +
+                   names + "; whitespace is not allowed)");
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -75,6 +78,12 @@ NcclListEntry parse_entry(std::string_view text, bool first, NcclListKind kind) 
 }
 
 }  // namespace
+
+const std::vector<std::string>& nccl_tokens(NcclListKind kind) {
+  static const std::vector<std::string> algorithms(kAlgorithms.begin(), kAlgorithms.end());
+  static const std::vector<std::string> protocols(kProtocols.begin(), kProtocols.end());
+  return kind == NcclListKind::Algorithm ? algorithms : protocols;
+}
 
 std::vector<NcclListEntry> parse_nccl_list(std::string_view value, NcclListKind kind) {
   if (value.empty()) throw InputError(std::string(knob_name(kind)) + ": empty value");

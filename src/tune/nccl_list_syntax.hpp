@@ -19,6 +19,9 @@ struct NcclListEntry {
   std::vector<std::string> tokens;  // canonical spellings (Ring, LL128, ...)
 };
 
+// Canonical token spellings NCCL 2.28 accepts: Tree, Ring, ... / LL, LL128, Simple.
+const std::vector<std::string>& nccl_tokens(NcclListKind kind);
+
 // Throws InputError naming the knob and the offending part.
 std::vector<NcclListEntry> parse_nccl_list(std::string_view value, NcclListKind kind);
 

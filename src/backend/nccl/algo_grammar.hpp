@@ -1,21 +1,22 @@
 #pragma once
-// NCCL_ALGO / NCCL_PROTO values, parsed with NCCL 2.28's grammar `[^]e1,e2[;func:[^]e1,...]*`
-// (reference section 3) so a bad value is refused before any worker starts: NCCL itself would
-// only fail communicator init, one worker at a time.
+// Which NCCL_ALGO / NCCL_PROTO tokens a value leaves enabled for each collective, so that a
+// setting NCCL could not run is refused before any worker starts (NCCL itself would only fail
+// communicator init, one worker at a time). Parsing is tune/nccl_list_syntax's, the one grammar.
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/types.hpp"
+#include "tune/nccl_list_syntax.hpp"
 
 namespace commtune {
 
-enum class SelectionKind { Algorithm, Protocol };
+using SelectionKind = NcclListKind;
 
 // Canonical token spellings NCCL accepts (Tree, Ring, ... / LL, LL128, Simple).
-const std::set<std::string>& known_tokens(SelectionKind kind);
+std::set<std::string> known_tokens(SelectionKind kind);
 
-// Which tokens stay enabled for each function after applying the value.
 class TokenSelection {
  public:
   // Throws InputError naming the offending part of `value`.
@@ -24,9 +25,7 @@ class TokenSelection {
 
  private:
   SelectionKind kind_;
-  std::set<std::string> everywhere_;                       // the entry without a function prefix
-  std::set<std::pair<std::string, std::string>> per_function_;  // (function, token)
-  std::set<std::string> functions_with_entries_;
+  std::vector<NcclListEntry> entries_;
 };
 
 }  // namespace commtune
