@@ -4,17 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "results/results_json.hpp"
 
 namespace commtune {
 namespace {
-
-std::string format(const char* pattern, auto... values) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, values...);
-  return buffer;
-}
 
 std::string cell(const std::string& text) {
   std::string out;
@@ -24,7 +19,7 @@ std::string cell(const std::string& text) {
 
 std::string interval(const SampleStats& s) {
   if (s.count == 0) return "--";
-  return format("%.2f [%.2f, %.2f]", s.median, s.median_ci_low, s.median_ci_high);
+  return printf_string("%.2f [%.2f, %.2f]", s.median, s.median_ci_low, s.median_ci_high);
 }
 
 void write_provenance(const CompareReport& report, std::ostream& out) {
@@ -45,7 +40,7 @@ void write_compare_markdown(const CompareReport& report, std::ostream& out) {
   out << "# commtune compare\n\n";
   write_provenance(report, out);
   out << "## Cases\n\n"
-      << format("Threshold %.1f%%: FASTER/SLOWER need disjoint median CIs and a change beyond it; AMBIGUOUS: a "
+      << printf_string("Threshold %.1f%%: FASTER/SLOWER need disjoint median CIs and a change beyond it; AMBIGUOUS: a "
                 "large change inside the noise.\n\n",
                 report.threshold * 100.0);
   out << "| setting | collective | size | placement | baseline us (95% CI) | current us (95% CI) | change | verdict |\n"
@@ -53,7 +48,7 @@ void write_compare_markdown(const CompareReport& report, std::ostream& out) {
   for (const auto& c : report.cases)
     out << "| " << c.setting << " | " << name_of(c.collective) << " | " << format_size(c.bytes) << " | "
         << name_of(c.placement) << " | " << interval(c.baseline) << " | " << interval(c.current) << " | "
-        << format("%+.1f%%", c.change * 100.0) << " | " << name_of(c.verdict) << (c.note.empty() ? "" : " (" + cell(c.note) + ")")
+        << printf_string("%+.1f%%", c.change * 100.0) << " | " << name_of(c.verdict) << (c.note.empty() ? "" : " (" + cell(c.note) + ")")
         << " |\n";
   out << "\n**" << report.count(Verdict::Slower) << " slower, " << report.count(Verdict::Faster) << " faster, "
       << report.count(Verdict::Same) << " same, " << report.count(Verdict::Ambiguous) << " ambiguous**"

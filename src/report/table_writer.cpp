@@ -2,17 +2,12 @@
 
 #include <cstdio>
 
+#include "core/text_format.hpp"
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
 
 namespace commtune {
 namespace {
-
-std::string format(const char* pattern, auto... values) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, values...);
-  return buffer;
-}
 
 std::string knobs_text(const Setting& s) {
   if (s.knobs.empty()) return "nothing forced";
@@ -31,8 +26,8 @@ std::string wrong_text(std::int64_t wrong) { return wrong < 0 ? "N/A" : std::to_
 
 std::string format_half(const CaseResult* r) {
   if (r == nullptr || !r->measured())
-    return format("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
-  return format("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
+    return printf_string("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
+  return printf_string("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
                 spread_percent(r->time_us), wrong_text(r->wrong).c_str());
 }
 
@@ -49,13 +44,13 @@ void TableWriter::begin(const RunHeader& header) {
 void TableWriter::print_section_header(const CaseResult& first) {
   out_ << "#\n# setting " << first.setting << " (" << setting_descriptions_[first.setting] << "), "
        << name_of(first.spec.collective) << "\n#\n";
-  std::string titles = format("# %10s  %10s  %8s  %6s  %5s", "size", "count", "type", "redop", "root");
-  std::string units = format("# %10s  %10s  %8s  %6s  %5s", "(B)", "(elements)", "", "", "");
-  std::string groups = format("# %10s  %10s  %8s  %6s  %5s", "", "", "", "", "");
+  std::string titles = printf_string("# %10s  %10s  %8s  %6s  %5s", "size", "count", "type", "redop", "root");
+  std::string units = printf_string("# %10s  %10s  %8s  %6s  %5s", "(B)", "(elements)", "", "", "");
+  std::string groups = printf_string("# %10s  %10s  %8s  %6s  %5s", "", "", "", "", "");
   for (Placement p : placements_) {
-    titles += format("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "sprd%", "#wrong");
-    units += format("  %9s  %7s  %7s  %5s  %6s", "(us)", "(GB/s)", "(GB/s)", "", "");
-    groups += format("  %-42s", std::string(name_of(p)).c_str());
+    titles += printf_string("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "sprd%", "#wrong");
+    units += printf_string("  %9s  %7s  %7s  %5s  %6s", "(us)", "(GB/s)", "(GB/s)", "", "");
+    groups += printf_string("  %-42s", std::string(name_of(p)).c_str());
   }
   out_ << groups << "\n" << titles << "\n" << units << "\n";
 }
@@ -66,7 +61,7 @@ void TableWriter::flush_row() {
   const std::pair<std::string, Collective> section{first.setting, first.spec.collective};
   if (section_ != section) print_section_header(first);
   section_ = section;
-  std::string line = format("  %10llu  %10zu  %8s  %6s  %5d", static_cast<unsigned long long>(first.spec.bytes),
+  std::string line = printf_string("  %10llu  %10zu  %8s  %6s  %5d", static_cast<unsigned long long>(first.spec.bytes),
                             first.spec.count, std::string(name_of(first.spec.dtype)).c_str(),
                             traits_of(first.spec.collective).reduces ? std::string(name_of(first.spec.op)).c_str() : "none",
                             first.spec.root);
@@ -109,8 +104,8 @@ void TableWriter::end(const RunSummary& summary) {
   flush_row();
   out_ << "#\n# Out of bounds values : " << wrong_total_ << (wrong_total_ == 0 ? " OK" : " WRONG") << "\n";
   for (const auto& p : peaks_)
-    out_ << "# peak busbw " << format("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
-         << format("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
+    out_ << "# peak busbw " << printf_string("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
+         << printf_string("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
   out_ << "# cases: " << summary.measured << " measured, " << summary.wrong_data << " with wrong data, "
        << summary.failed << " failed" << (summary.complete ? "" : " (interrupted)") << "\n";
   out_.flush();

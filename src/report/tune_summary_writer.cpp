@@ -2,16 +2,11 @@
 
 #include <cstdio>
 
+#include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 
 namespace commtune {
 namespace {
-
-std::string percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
-  return buffer;
-}
 
 std::string micros(double us) {
   char buffer[32];
@@ -36,8 +31,8 @@ std::string confidence(const Recommendation& rec) {
 void write_range(const RangeGain& g, std::ostream& out) {
   const bool faster = g.max_gain > 0;
   out << "      " << name_of(g.collective) << " " << format_size(g.min_bytes) << " - " << format_size(g.max_bytes) << ": "
-      << (faster ? "faster by " : "SLOWER by ") << percent(faster ? g.min_gain : -g.max_gain) << " to "
-      << percent(faster ? g.max_gain : -g.min_gain) << " (" << g.sizes << " size" << (g.sizes == 1 ? "" : "s") << ")\n";
+      << (faster ? "faster by " : "SLOWER by ") << format_percent(faster ? g.min_gain : -g.max_gain) << " to "
+      << format_percent(faster ? g.max_gain : -g.min_gain) << " (" << g.sizes << " size" << (g.sizes == 1 ? "" : "s") << ")\n";
 }
 
 void write_choice(const Recommendation& rec, const JobChoice& c, std::ostream& out) {
@@ -60,7 +55,7 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
     if (d.winner.empty())
       out << "default stays: " << d.reason << "\n";
     else
-      out << d.winner << " saves " << percent(d.gain) << " (" << micros(d.default_us) << " -> " << micros(d.winner_us)
+      out << d.winner << " saves " << format_percent(d.gain) << " (" << micros(d.default_us) << " -> " << micros(d.winner_us)
           << ")\n";
   }
 }
@@ -69,7 +64,7 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
 
 void write_tune_summary(const Recommendation& rec, std::ostream& out) {
   out << "# commtune tune: backend " << rec.backend << ", " << rec.nranks << " ranks on " << rec.nnodes << " node(s)\n";
-  out << "# rule: a setting wins only with disjoint median CIs and a gain >= max(" << percent(rec.min_margin)
+  out << "# rule: a setting wins only with disjoint median CIs and a gain >= max(" << format_percent(rec.min_margin)
       << ", noise floor); wrong data or a failure anywhere disqualifies it\n";
   out << "# objective for job-wide choices: " << rec.objective << "\n";
   for (const auto& note : rec.notes) out << "# note: " << note << "\n";

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
+#include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "tune/env_composition.hpp"
 #include "tune/knob_grammar.hpp"
@@ -20,19 +21,13 @@ std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above) {
 
 namespace {
 
-std::string percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
-  return buffer;
-}
-
 std::vector<std::string> summary_lines(const Recommendation& rec) {
   std::vector<std::string> lines{"commtune recommendation: backend " + rec.backend + ", " + std::to_string(rec.nranks) +
                                  " ranks on " + std::to_string(rec.nnodes) + " node(s)"};
   if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
   for (const auto& c : rec.choices)
     if (c.setting != kDefaultSettingName)
-      lines.push_back(c.scope + ": " + c.setting + " (" + percent(c.objective_gain) + " saved on the objective" +
+      lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) + " saved on the objective" +
                       (rec.confirmed ? ", re-measured" : ", not re-measured") + ")");
   return lines;
 }

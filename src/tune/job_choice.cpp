@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "tune/case_verdict.hpp"
 #include "tune/knob_scope.hpp"
@@ -81,12 +82,6 @@ std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting
   return out;
 }
 
-std::string percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
-  return buffer;
-}
-
 bool candidate_in(const Setting& s, const Scope& scope, const CaseIndex& index) {
   if (s.is_default() || index.disqualified().count(s.name)) return false;
   if (scope.process) return is_process_setting(s);
@@ -106,7 +101,7 @@ JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Sco
       best.objective_gain = sc.objective_gain;
       best.weight_won = sc.weight_won;
     } else if (!passes && runner_up.empty()) {
-      runner_up = s.name + " (objective " + percent(sc.objective_gain) + (sc.has_win ? "" : ", no confirmed win") + ")";
+      runner_up = s.name + " (objective " + format_percent(sc.objective_gain) + (sc.has_win ? "" : ", no confirmed win") + ")";
     }
   }
   if (best.setting == kDefaultSettingName) {
@@ -114,8 +109,8 @@ JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Sco
     return best;
   }
   best.gains = ranges(index, best.setting, keys_in(index.default_sizes(), scope.collectives, nullptr), options.min_margin);
-  best.why = "saves " + percent(best.objective_gain) + " on the objective (weighted geometric mean), clearly faster on " +
-             percent(best.weight_won) + " of its weight";
+  best.why = "saves " + format_percent(best.objective_gain) + " on the objective (weighted geometric mean), clearly faster on " +
+             format_percent(best.weight_won) + " of its weight";
   return best;
 }
 
