@@ -1,5 +1,7 @@
 #include "fill_verify.hpp"
 
+#include "measure/data_values.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -11,24 +13,9 @@ namespace commtune::kernels {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr double kPoison = 99;  // above any input or result used by the pattern
-
-__device__ double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
-  if (op == ReduceOp::Prod) return (index + static_cast<std::size_t>(rank)) % static_cast<std::size_t>(nranks) == 0 ? 2 : 1;
-  return static_cast<double>((static_cast<std::size_t>(rank) * 3 + index) % 8);
-}
-
-__device__ double reduced_value(ReduceOp op, std::size_t index, int nranks) {
-  double acc = input_value(op, 0, index, nranks);
-  for (int r = 1; r < nranks; ++r) {
-    const double v = input_value(op, r, index, nranks);
-    if (op == ReduceOp::Sum) acc += v;
-    else if (op == ReduceOp::Prod) acc *= v;
-    else if (op == ReduceOp::Max) acc = v > acc ? v : acc;
-    else acc = v < acc ? v : acc;
-  }
-  return acc;
-}
+constexpr double kPoison = pattern::kPoison;
+using pattern::input_value;
+using pattern::reduced_value;
 
 // The element type's value of an exact double; integers wrap as NCCL's integer sums do.
 template <typename T>

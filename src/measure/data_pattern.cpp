@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.hpp"
+#include "measure/data_values.hpp"
 
 namespace commtune {
 namespace {
@@ -54,22 +55,11 @@ auto dispatch(DataType t, Fn&& fn) {
 }  // namespace
 
 double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
-  if (op == ReduceOp::Prod) return (index + static_cast<std::size_t>(rank)) % static_cast<std::size_t>(nranks) == 0 ? 2 : 1;
-  return static_cast<double>((static_cast<std::size_t>(rank) * 3 + index) % 8);
+  return pattern::input_value(op, rank, index, nranks);
 }
 
 double reduced_value(ReduceOp op, std::size_t index, int nranks, DataType) {
-  double acc = input_value(op, 0, index, nranks);
-  for (int r = 1; r < nranks; ++r) {
-    const double v = input_value(op, r, index, nranks);
-    switch (op) {
-      case ReduceOp::Sum: acc += v; break;
-      case ReduceOp::Prod: acc *= v; break;
-      case ReduceOp::Max: acc = std::max(acc, v); break;
-      case ReduceOp::Min: acc = std::min(acc, v); break;
-    }
-  }
-  return acc;
+  return pattern::reduced_value(op, index, nranks);
 }
 
 void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks, std::size_t first) {
@@ -85,7 +75,7 @@ void fill_poison(std::span<std::byte> buffer, DataType t) {
   dispatch(t, [&](auto zero) {
     using T = decltype(zero);
     const std::size_t n = buffer.size() / sizeof(T);
-    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, 99);  // above any input or result used here
+    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, pattern::kPoison);
     return 0;
   });
 }
