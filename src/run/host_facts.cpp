@@ -11,15 +11,21 @@
 
 namespace commtune {
 
-std::uint64_t available_memory_bytes() {
+namespace {
+
+std::uint64_t meminfo_bytes(const std::string& wanted) {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   std::uint64_t kib = 0;
   std::string unit;
   while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
+    if (key == wanted) return kib * 1024;
   return 0;
 }
+
+}  // namespace
+
+std::uint64_t available_memory_bytes() { return meminfo_bytes("MemAvailable:"); }
 
 std::string host_name() {
   std::array<char, 256> name{};
@@ -66,7 +72,9 @@ nlohmann::json host_topology() {
                        {"cores", count_of(topology, HWLOC_OBJ_CORE)},
                        {"hardware_threads", count_of(topology, HWLOC_OBJ_PU)},
                        {"numa_nodes", count_of(topology, HWLOC_OBJ_NUMANODE)},
-                       {"memory_bytes", root ? root->total_memory : 0}};
+                       // The kernel's total: NUMA node figures (hwloc's) can miss memory on VMs.
+                       {"memory_bytes", meminfo_bytes("MemTotal:")},
+                       {"numa_memory_bytes", root ? root->total_memory : 0}};
   hwloc_topology_destroy(topology);
   return facts;
 }
