@@ -3,21 +3,11 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "run/local_control_plane.hpp"
 #include "run/sweep_runner.hpp"
 
 namespace commtune {
 namespace {
-
-// One rank: its own failure is the verdict.
-class SoloControlPlane : public ControlPlane {
- public:
-  int rank() const override { return 0; }
-  int size() const override { return 1; }
-  std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override { return local; }
-  bool any(bool local) override { return local; }
-  std::vector<std::string> gather_to_root(const std::string& s) override { return {s}; }
-  std::string broadcast_from_root(const std::string& s) override { return s; }
-};
 
 // A backend whose settings and cases fail on demand.
 class ScriptedBackend : public Backend {
@@ -66,7 +56,7 @@ TEST(SweepRunner, ARefusedSettingFailsItsCasesWithTheReasonAndTheSweepGoesOn) {
   const Plan plan = three_setting_plan();
   ScriptedBackend backend;
   backend.refuse_settings = {"bad"};
-  SoloControlPlane control;
+  LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
   const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
   ASSERT_EQ(sink.results.size(), 9u);
@@ -88,7 +78,7 @@ TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
   const Plan plan = three_setting_plan();
   ScriptedBackend backend;
   backend.failing_cases = {1};
-  SoloControlPlane control;
+  LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
   const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
   ASSERT_EQ(sink.results.size(), 9u);
@@ -101,7 +91,7 @@ TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
 TEST(SweepRunner, AnInterruptStopsCleanlyAfterTheCurrentCase) {
   const Plan plan = three_setting_plan();
   ScriptedBackend backend;
-  SoloControlPlane control;
+  LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
   int polls = 0;
   const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [&] { return ++polls > 4; }});
