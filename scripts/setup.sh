@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config git
           libopenmpi-dev openmpi-bin
           libcli11-dev nlohmann-json3-dev libhwloc-dev
-          libgtest-dev)
+          libgtest-dev
+          python3)  # the tuner's MPI tests read JSON with it
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("export")) return commtune::run_export_command(export_options);
     if (app.got_subcommand("compare")) return commtune::run_compare_command(compare);
     if (app.got_subcommand("worker")) return commtune::run_worker_command(worker);
+  } catch (const commtune::ReportedError& e) {
+    return e.exit_code();
   } catch (const commtune::InputError& e) {
     if (is_first_rank()) std::cerr << "commtune: error: " << e.what() << "\n";
     return 2;

@@ -35,4 +35,14 @@ class UnavailableError : public InputError {
   using InputError::InputError;
 };
 
+// The user has been told already (by rank 0, while MPI was still up); main only exits with the code.
+class ReportedError : public Error {
+ public:
+  explicit ReportedError(int exit_code) : Error("reported"), exit_code_(exit_code) {}
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_;
+};
+
 }  // namespace commtune

@@ -11,15 +11,17 @@ int run_mpi_sweep(const SweepLaunch& launch) {
   int argc = launch.argc;
   char** argv = launch.argv;
   MpiEnvironment environment(argc, argv);
-  MpiControlPlane control;
-  MpiBackend backend(environment, control.comm());
-  validate_settings(backend, launch.config);
-  const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
-  nlohmann::json provenance = launch_provenance(launch);
-  provenance["mpi"] = backend.provenance();
-  provenance["layout"] = rank_layout(control);
-  const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
-  return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+  return report_input_errors(environment, [&] {
+    MpiControlPlane control;
+    MpiBackend backend(environment, control.comm());
+    validate_settings(backend, launch.config);
+    const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
+    nlohmann::json provenance = launch_provenance(launch);
+    provenance["mpi"] = backend.provenance();
+    provenance["layout"] = rank_layout(control);
+    const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
+    return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+  });
 }
 
 }  // namespace commtune

@@ -73,24 +73,26 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
   int argc = launch.argc;
   char** argv = launch.argv;
   MpiEnvironment environment(argc, argv);
-  MpiControlPlane mpi;
-  MPI_Comm local;
-  MPI_Comm_split_type(mpi.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int local_rank = 0;
-  MPI_Comm_rank(local, &local_rank);
-  MPI_Comm_free(&local);
-  DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
-  std::optional<std::string> failure;
-  nlohmann::json probe;
-  SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
-  try {
-    probe = probe_devices(command, launch.nccl);
-    layout.devices = devices_for(local_rank, 1, device_count(probe), launch.nccl.emulate_nodes);
-  } catch (const Error& e) {
-    failure = e.what();
-  }
-  if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-  return run_supervised(launch, control, layout, command, probe);
+  return report_input_errors(environment, [&] {
+    MpiControlPlane mpi;
+    MPI_Comm local;
+    MPI_Comm_split_type(mpi.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    int local_rank = 0;
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_free(&local);
+    DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
+    std::optional<std::string> failure;
+    nlohmann::json probe;
+    SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
+    try {
+      probe = probe_devices(command, launch.nccl);
+      layout.devices = devices_for(local_rank, 1, device_count(probe), launch.nccl.emulate_nodes);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
+    return run_supervised(launch, control, layout, command, probe);
+  });
 }
 
 }  // namespace

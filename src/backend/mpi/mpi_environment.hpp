@@ -2,7 +2,10 @@
 // MPI's lifetime in this process: Open MPI's dynamic rules are switched on before MPI_Init (so
 // that per-communicator forced algorithms work), the tool interface is opened, and both are
 // closed in the order Open MPI 4.1 needs (MPI_T_finalize before MPI_Finalize).
+#include <iostream>
 #include <string>
+
+#include "core/errors.hpp"
 
 namespace commtune {
 
@@ -23,6 +26,19 @@ class MpiEnvironment {
   bool tool_interface_ = false;
   std::string dynamic_rules_warning_;
 };
+
+// Runs `body` while MPI is up. Every rank throws the same InputError on bad input; rank 0 says
+// why before MPI_Finalize, because once another rank has exited with an error code mpirun may
+// kill rank 0 before it prints. The error then leaves as ReportedError(2).
+template <typename Body>
+int report_input_errors(const MpiEnvironment& environment, Body&& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    if (environment.rank() == 0) std::cerr << "commtune: error: " << e.what() << std::endl;
+    throw ReportedError(2);
+  }
+}
 
 std::string mpi_error_text(int code);
 // Throws BackendError naming `what` when code is not MPI_SUCCESS.
