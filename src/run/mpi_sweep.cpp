@@ -1,6 +1,7 @@
 // The MPI host sweep: every MPI rank measures on host memory; rank 0 writes.
 #include "backend/mpi/mpi_backend.hpp"
 #include "run/mpi_control_plane.hpp"
+#include "run/nccl_facts.hpp"
 #include "run/provenance.hpp"
 #include "run/sweep_launch.hpp"
 #include "run/sweep_session.hpp"
@@ -18,6 +19,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
+    provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
     provenance["layout"] = rank_layout(control);
     const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
     return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
