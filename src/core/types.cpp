@@ -1,17 +1,13 @@
 #include "core/types.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <utility>
 
 #include "core/errors.hpp"
+#include "core/name_table.hpp"
 
 namespace commtune {
 namespace {
-
-template <typename Enum, std::size_t N>
-using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
 constexpr NameTable<Collective, 4> kCollectiveNames{{{Collective::AllReduce, "allreduce"},
                                                     {Collective::AllGather, "allgather"},
@@ -39,37 +35,21 @@ std::string lowercase(std::string_view text) {
 }
 
 template <typename Enum, std::size_t N>
-std::string_view lookup_name(const NameTable<Enum, N>& table, Enum value) {
-  for (const auto& [e, name] : table)
-    if (e == value) return name;
-  return "?";
-}
-
-template <typename Enum, std::size_t N>
-std::string known_names(const NameTable<Enum, N>& table) {
-  std::string out;
-  for (const auto& entry : table) out += (out.empty() ? "" : ", ") + std::string(entry.second);
-  return out;
-}
-
-template <typename Enum, std::size_t N>
 Enum lookup_value(const NameTable<Enum, N>& table, std::string_view text, std::string_view what,
                   std::initializer_list<std::pair<std::string_view, Enum>> aliases = {}) {
   const std::string key = lowercase(text);
-  for (const auto& [e, name] : table)
-    if (name == key) return e;
+  if (const std::optional<Enum> value = value_in(table, key)) return *value;
   for (const auto& [alias, e] : aliases)
     if (alias == key) return e;
-  throw InputError("unknown " + std::string(what) + " '" + std::string(text) + "' (known: " +
-                   known_names(table) + ")");
+  throw InputError("unknown " + std::string(what) + " '" + std::string(text) + "' (known: " + names_in(table) + ")");
 }
 
 }  // namespace
 
-std::string_view name_of(Collective c) { return lookup_name(kCollectiveNames, c); }
-std::string_view name_of(DataType t) { return lookup_name(kTypeNames, t); }
-std::string_view name_of(ReduceOp op) { return lookup_name(kOpNames, op); }
-std::string_view name_of(Placement p) { return lookup_name(kPlacementNames, p); }
+std::string_view name_of(Collective c) { return name_in(kCollectiveNames, c); }
+std::string_view name_of(DataType t) { return name_in(kTypeNames, t); }
+std::string_view name_of(ReduceOp op) { return name_in(kOpNames, op); }
+std::string_view name_of(Placement p) { return name_in(kPlacementNames, p); }
 
 Collective parse_collective(std::string_view text) {
   return lookup_value(kCollectiveNames, text, "collective",

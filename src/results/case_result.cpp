@@ -1,15 +1,15 @@
 #include "results/case_result.hpp"
 
-#include <array>
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/name_table.hpp"
 #include "measure/bandwidth.hpp"
 
 namespace commtune {
 namespace {
 
-constexpr std::array<std::pair<CaseStatus, std::string_view>, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
+constexpr NameTable<CaseStatus, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
                                                                               {CaseStatus::WrongData, "wrong-data"},
                                                                               {CaseStatus::Failed, "failed"},
                                                                               {CaseStatus::TimedOut, "timed-out"},
@@ -17,16 +17,11 @@ constexpr std::array<std::pair<CaseStatus, std::string_view>, 5> kStatusNames{{{
 
 }  // namespace
 
-std::string_view name_of(CaseStatus s) {
-  for (const auto& [status, name] : kStatusNames)
-    if (status == s) return name;
-  return "?";
-}
+std::string_view name_of(CaseStatus s) { return name_in(kStatusNames, s); }
 
 CaseStatus parse_case_status(std::string_view text) {
-  for (const auto& [status, name] : kStatusNames)
-    if (name == text) return status;
-  throw InputError("unknown case status '" + std::string(text) + "'");
+  if (const std::optional<CaseStatus> status = value_in(kStatusNames, text)) return *status;
+  throw InputError("unknown case status '" + std::string(text) + "' (known: " + names_in(kStatusNames) + ")");
 }
 
 CaseResult failed_case(const Case& spec, const std::string& setting, int nranks, CaseStatus status,

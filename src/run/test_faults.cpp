@@ -1,16 +1,15 @@
 #include "run/test_faults.hpp"
 
-#include <array>
 #include <charconv>
 #include <cstdlib>
-#include <utility>
 
 #include "core/errors.hpp"
+#include "core/name_table.hpp"
 
 namespace commtune {
 namespace {
 
-constexpr std::array<std::pair<FaultMode, std::string_view>, 9> kModeNames{{
+constexpr NameTable<FaultMode, 9> kModeNames{{
     {FaultMode::HangInit, "hang-init"},
     {FaultMode::CrashInit, "crash-init"},
     {FaultMode::HangCase, "hang-case"},
@@ -21,12 +20,6 @@ constexpr std::array<std::pair<FaultMode, std::string_view>, 9> kModeNames{{
     {FaultMode::SupervisorExit, "supervisor-exit"},
     {FaultMode::SupervisorHang, "supervisor-hang"},
 }};
-
-std::string mode_names() {
-  std::string names;
-  for (const auto& [mode, name] : kModeNames) names += (names.empty() ? "" : ", ") + std::string(name);
-  return names;
-}
 
 int parse_rank(std::string_view text, std::string_view whole) {
   int rank = -1;
@@ -41,13 +34,12 @@ int parse_rank(std::string_view text, std::string_view whole) {
 TestFault parse_test_fault(std::string_view text) {
   const std::size_t colon = text.find(':');
   const std::string_view mode_text = text.substr(0, colon);
-  for (const auto& [mode, name] : kModeNames)
-    if (name == mode_text) {
-      TestFault fault{mode, std::nullopt};
-      if (colon != std::string_view::npos) fault.rank = parse_rank(text.substr(colon + 1), text);
-      return fault;
-    }
-  throw InputError(std::string(kTestFaultKnob) + ": unknown fault '" + std::string(text) + "' (" + mode_names() +
+  if (const std::optional<FaultMode> mode = value_in(kModeNames, mode_text)) {
+    TestFault fault{*mode, std::nullopt};
+    if (colon != std::string_view::npos) fault.rank = parse_rank(text.substr(colon + 1), text);
+    return fault;
+  }
+  throw InputError(std::string(kTestFaultKnob) + ": unknown fault '" + std::string(text) + "' (" + names_in(kModeNames) +
                    ", optionally :RANK)");
 }
 
