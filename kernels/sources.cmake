@@ -10,4 +10,3 @@ set_target_properties(commtune_kernels PROPERTIES
 # The project's -Wall -Wextra -Wpedantic are host-compiler flags: nvcc gets them through -Xcompiler.
 set_property(TARGET commtune_kernels PROPERTY COMPILE_OPTIONS "")
 target_compile_options(commtune_kernels PRIVATE -Xcompiler=-Wall,-Wextra)
-target_link_libraries(commtune_app PRIVATE commtune_kernels)

@@ -12,7 +12,7 @@ add_dependencies(nccl_unit_tests commtune)
 
 # Whole sweeps through the local control plane: label unit (seconds, no MPI, no GPU).
 add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults_test.cpp)
-target_link_libraries(nccl_fault_tests PRIVATE commtune_core GTest::gtest_main)
+target_link_libraries(nccl_fault_tests PRIVATE commtune_results GTest::gtest_main)
 target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(nccl_fault_tests commtune)
 gtest_discover_tests(nccl_fault_tests DISCOVERY_TIMEOUT 60
@@ -20,7 +20,7 @@ gtest_discover_tests(nccl_fault_tests DISCOVERY_TIMEOUT 60
 
 # The same under mpirun -np 2: two supervisors, and a peer supervisor that dies or hangs.
 add_executable(nccl_mpi_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/mpi_faults_test.cpp)
-target_link_libraries(nccl_mpi_fault_tests PRIVATE commtune_core GTest::gtest_main)
+target_link_libraries(nccl_mpi_fault_tests PRIVATE commtune_results GTest::gtest_main)
 target_compile_definitions(nccl_mpi_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 add_dependencies(nccl_mpi_fault_tests commtune)
 string(REPLACE ";" " " COMMTUNE_MPIRUN_TEXT "${COMMTUNE_MPIRUN}")

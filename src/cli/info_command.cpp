@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "run/backend_choice.hpp"
-#include "run/host_facts.hpp"
-#include "run/nccl_facts.hpp"
+#include "launch/backend_choice.hpp"
+#include "host/host_facts.hpp"
+#include "backend/nccl/worker/gpu_probe.hpp"
 
 namespace commtune {
 

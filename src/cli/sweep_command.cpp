@@ -4,8 +4,8 @@
 
 #include "core/errors.hpp"
 #include "plan/config_loader.hpp"
-#include "run/backend_choice.hpp"
-#include "run/sweep_launch.hpp"
+#include "launch/backend_choice.hpp"
+#include "launch/launch.hpp"
 
 namespace commtune {
 namespace {

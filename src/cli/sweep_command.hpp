@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "plan/sweep_options.hpp"
-#include "run/nccl_run_options.hpp"
+#include "backend/nccl/supervisor/nccl_run_options.hpp"
 
 namespace commtune {
 

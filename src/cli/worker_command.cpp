@@ -6,10 +6,10 @@
 
 #include <iostream>
 
-#include "run/test_faults.hpp"
-#include "run/worker_engine.hpp"
-#include "run/worker_loop.hpp"
-#include "run/worker_protocol.hpp"
+#include "backend/nccl/simulated/test_faults.hpp"
+#include "backend/nccl/worker/worker_engine.hpp"
+#include "backend/nccl/worker/worker_loop.hpp"
+#include "backend/nccl/worker_protocol.hpp"
 
 namespace commtune {
 

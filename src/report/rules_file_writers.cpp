@@ -1,6 +1,6 @@
 #include "report/rules_file_writers.hpp"
 
-#include "tune/ompi_algorithms.hpp"
+#include "knobs/ompi_algorithms.hpp"
 
 namespace commtune {
 

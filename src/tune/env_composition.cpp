@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "tune/knob_scope.hpp"
-#include "tune/nccl_list_syntax.hpp"
-#include "tune/ompi_algorithms.hpp"
+#include "knobs/knob_scope.hpp"
+#include "knobs/nccl_list_syntax.hpp"
+#include "knobs/ompi_algorithms.hpp"
 
 namespace commtune {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "tune/case_verdict.hpp"
-#include "tune/knob_scope.hpp"
+#include "knobs/knob_scope.hpp"
 
 namespace commtune {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "core/errors.hpp"
 #include "results/results_json.hpp"
-#include "tune/knob_grammar.hpp"
+#include "knobs/knob_grammar.hpp"
 
 namespace commtune {
 

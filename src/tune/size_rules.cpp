@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "plan/sizes.hpp"
-#include "tune/nccl_list_syntax.hpp"
-#include "tune/ompi_algorithms.hpp"
+#include "knobs/nccl_list_syntax.hpp"
+#include "knobs/ompi_algorithms.hpp"
 
 namespace commtune {
 namespace {

@@ -5,7 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "fill_verify.hpp"
-#include "run/backend_choice.hpp"
+#include "backend/nccl/worker/gpu_probe.hpp"
 
 namespace commtune {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../unit/nccl/run_commtune.hpp"
-#include "run/backend_choice.hpp"
+#include "backend/nccl/worker/gpu_probe.hpp"
 
 namespace commtune {
 namespace {

@@ -1,5 +1,5 @@
 add_executable(results_check ${CMAKE_CURRENT_LIST_DIR}/results_check.cpp)
-target_link_libraries(results_check PRIVATE commtune_core)
+target_link_libraries(results_check PRIVATE commtune_results)
 
 commtune_mpi_test(mpi_sweep_ranks mpi/sweep_ranks.sh)
 commtune_mpi_test(mpi_forced_algorithms mpi/forced_algorithms.sh)

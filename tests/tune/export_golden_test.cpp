@@ -9,7 +9,7 @@
 #include "report/tune_summary_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/export_plan.hpp"
-#include "tune/nccl_list_syntax.hpp"
+#include "knobs/nccl_list_syntax.hpp"
 #include "tune/tuner.hpp"
 #include "tune_test_support.hpp"
 

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "tune/knob_grammar.hpp"
-#include "tune/nccl_list_syntax.hpp"
-#include "tune/ompi_algorithms.hpp"
+#include "knobs/knob_grammar.hpp"
+#include "knobs/nccl_list_syntax.hpp"
+#include "knobs/ompi_algorithms.hpp"
 
 namespace commtune {
 namespace {

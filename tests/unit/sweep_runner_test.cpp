@@ -3,8 +3,8 @@
 #include <set>
 
 #include "core/errors.hpp"
-#include "run/local_control_plane.hpp"
-#include "run/sweep_runner.hpp"
+#include "control/local_control_plane.hpp"
+#include "sweep/sweep_runner.hpp"
 
 namespace commtune {
 namespace {

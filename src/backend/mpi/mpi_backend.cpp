@@ -8,7 +8,7 @@
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
 #include "measure/sampler.hpp"
-#include "run/host_facts.hpp"
+#include "host/host_facts.hpp"
 
 namespace commtune {
 namespace {

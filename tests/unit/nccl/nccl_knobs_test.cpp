@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "backend/nccl/algo_grammar.hpp"
-#include "backend/nccl/nccl_knobs.hpp"
+#include "knobs/algo_grammar.hpp"
+#include "knobs/nccl_knobs.hpp"
 #include "core/errors.hpp"
 #include "plan/config_loader.hpp"
 

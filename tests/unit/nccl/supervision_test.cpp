@@ -3,12 +3,12 @@
 
 #include <cstdlib>
 
-#include "backend/nccl/nccl_backend.hpp"
-#include "backend/nccl/step_agreement.hpp"
+#include "backend/nccl/supervisor/nccl_backend.hpp"
+#include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
-#include "run/deadline_control_plane.hpp"
-#include "run/local_control_plane.hpp"
-#include "run/worker_group.hpp"
+#include "control/deadline_control_plane.hpp"
+#include "control/local_control_plane.hpp"
+#include "backend/nccl/supervisor/worker_group.hpp"
 
 namespace commtune {
 namespace {

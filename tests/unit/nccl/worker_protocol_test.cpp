@@ -1,7 +1,7 @@
 // The supervisor <-> worker protocol: round trips and what counts as a broken reply.
 #include <gtest/gtest.h>
 
-#include "run/worker_protocol.hpp"
+#include "backend/nccl/worker_protocol.hpp"
 
 namespace commtune {
 namespace {

@@ -1,0 +1,80 @@
+// The simulated worker: answers like the NCCL worker, with timings from an alpha-beta model whose
+// figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "core/collective_traits.hpp"
+#include "backend/nccl/worker/worker_engine.hpp"
+
+namespace commtune {
+namespace {
+
+std::string environment_value(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+class FakeEngine : public WorkerEngine {
+ public:
+  explicit FakeEngine(const WorkerIdentity& identity) : identity_(identity), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
+
+  nlohmann::json probe() override {
+    nlohmann::json devices = nlohmann::json::array();
+    for (int d = 0; d < kFakeGpuCount; ++d)
+      devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(d) + ":00.0"},
+                         {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}});
+    return {{"simulated", true}, {"nccl_version", "simulated"}, {"cuda_runtime", "simulated"},
+            {"cuda_driver", "simulated"}, {"devices", devices}};
+  }
+
+  std::string unique_id() override { return std::string(256, 'a'); }
+
+  nlohmann::json init(const std::string& id, const CommConfig&) override {
+    if (id.size() != 256) throw CommunicatorLost("simulated init: malformed unique id");
+    return {{"nccl_version", "simulated"}, {"device", identity_.device}};
+  }
+
+  void prepare(const CaseRequest& request) override { case_ = request.spec; }
+
+  std::int64_t check() override { return 0; }
+
+  std::vector<double> time(std::size_t iterations) override {
+    const double base = model_seconds();
+    std::normal_distribution<double> jitter(1.0, 0.01);
+    std::vector<double> seconds(iterations);
+    for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
+    return seconds;
+  }
+
+  void finish() override {}
+
+ private:
+  // Latency + bytes over bandwidth; a forced algorithm / protocol shifts both, so that settings
+  // differ the way a tuner expects them to.
+  double model_seconds() const {
+    const std::string algo = environment_value("NCCL_ALGO"), proto = environment_value("NCCL_PROTO");
+    const double latency = (proto == "LL" ? 4e-6 : 8e-6) * (algo == "Tree" ? 0.8 : 1.0);
+    const double bandwidth = (proto == "LL" ? 20e9 : 80e9) * (algo == "Tree" ? 0.9 : 1.0);
+    const double factor = traits_of(case_.collective).bus_factor(identity_.nranks);
+    return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) / bandwidth;
+  }
+
+  WorkerIdentity identity_;
+  Case case_;
+  std::mt19937 noise_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerEngine> make_fake_engine(const WorkerIdentity& identity) {
+  return std::make_unique<FakeEngine>(identity);
+}
+
+bool fake_workers_requested() {
+  const char* value = std::getenv("COMMTUNE_FAKE_WORKER");
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
+}  // namespace commtune

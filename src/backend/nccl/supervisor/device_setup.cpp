@@ -1,0 +1,122 @@
+#include "backend/nccl/supervisor/device_setup.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "knobs/nccl_knobs.hpp"
+#include "core/errors.hpp"
+#include "host/gpu_host_facts.hpp"
+#include "host/host_facts.hpp"
+#include "backend/nccl/supervisor/worker_group.hpp"
+
+extern char** environ;
+
+namespace commtune {
+namespace {
+
+std::uint64_t least_free_bytes(const nlohmann::json& probe, const std::vector<int>& devices) {
+  std::uint64_t least = 0;
+  for (int d : devices) {
+    const std::uint64_t free = probe.at("devices").at(static_cast<std::size_t>(d)).at("free_bytes").get<std::uint64_t>();
+    least = least == 0 ? free : std::min(least, free);
+  }
+  return least;
+}
+
+int most_ranks_on_one_device(const std::vector<int>& devices) {
+  std::map<int, int> per_device;
+  int most = 1;
+  for (int d : devices) most = std::max(most, ++per_device[d]);
+  return most;
+}
+
+nlohmann::json supervisor_facts(const SupervisorLayout& layout, const nlohmann::json& probe) {
+  nlohmann::json workers = nlohmann::json::array();
+  for (std::size_t i = 0; i < layout.ranks.size(); ++i) workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}});
+  return {{"host", host_name()},
+          {"free_device_bytes", least_free_bytes(probe, layout.devices)},
+          {"ranks_per_device", most_ranks_on_one_device(layout.devices)},
+          {"workers", workers},
+          {"devices", probe},
+          {"gpu_topology", gpu_topology_matrix()},
+          {"infiniband", infiniband_devices()}};
+}
+
+}  // namespace
+
+void validate_nccl_settings(const SweepConfig& config) {
+  for (const auto& setting : config.settings) {
+    try {
+      validate_nccl_setting(setting, config.options.collectives);
+    } catch (const InputError& e) {
+      throw InputError("setting '" + setting.name + "': " + e.what());
+    }
+  }
+}
+
+WorkerCommand this_worker_command() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw BackendError("cannot find this executable to start workers: " + error.message());
+  WorkerCommand command{self.string(), {}};
+  for (char** entry = environ; *entry != nullptr; ++entry) command.base_environment.emplace_back(*entry);
+  return command;
+}
+
+nlohmann::json probe_devices(const WorkerCommand& command, const NcclRunOptions& run) {
+  std::vector<WorkerReply> replies;
+  StepOutcome outcome;
+  try {
+    WorkerGroup probe({WorkerSpawn{command.executable, worker_arguments(0, 1, 0), command.base_environment}}, {0});
+    outcome = probe.exchange({request_line("probe")}, to_milliseconds(run.init_timeout_s), "device probe", replies);
+    if (outcome.ok()) probe.finish(std::chrono::seconds(5));
+  } catch (const Error& e) {
+    outcome = StepOutcome{StepStatus::Failed, e.what(), true};
+  }
+  if (!outcome.ok()) throw UnavailableError("--backend nccl: cannot use the GPUs of " + host_name() + ": " + outcome.reason);
+  return replies[0].body.at("facts");
+}
+
+int device_count(const nlohmann::json& probe) { return static_cast<int>(probe.at("devices").size()); }
+
+std::vector<int> devices_for(int first_local_rank, int local_ranks, int gpus, bool emulate_nodes) {
+  if (gpus <= 0) throw UnavailableError("--backend nccl: no GPU is visible on " + host_name());
+  if (first_local_rank + local_ranks > gpus && !emulate_nodes)
+    throw InputError(std::to_string(first_local_rank + local_ranks) + " ranks on " + host_name() + " but only " +
+                     std::to_string(gpus) + " GPU(s): NCCL refuses two ranks on one GPU; use fewer ranks or --emulate-nodes");
+  std::vector<int> devices;
+  for (int r = first_local_rank; r < first_local_rank + local_ranks; ++r) devices.push_back(r % gpus);
+  return devices;
+}
+
+AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
+                                     const NcclRunOptions& run) {
+  const std::vector<std::string> all = control.gather_to_root(supervisor_facts(layout, probe).dump());
+  nlohmann::json decided = nlohmann::json::object();
+  if (control.rank() == 0) {
+    std::uint64_t least = 0;
+    int most = 1;
+    nlohmann::json supervisors = nlohmann::json::array();
+    for (const auto& text : all) {
+      nlohmann::json facts = nlohmann::json::parse(text);
+      const auto free = facts.at("free_device_bytes").get<std::uint64_t>();
+      least = least == 0 ? free : std::min(least, free);
+      most = std::max(most, facts.at("ranks_per_device").get<int>());
+      supervisors.push_back(std::move(facts));
+    }
+    decided = {{"free_device_bytes", least}, {"ranks_per_device", most}};
+    decided["provenance"] = {{"supervisors", supervisors},
+                             {"emulated_nodes", run.emulate_nodes},
+                             {"cuda_graph_launch", run.graph},
+                             {"init_timeout_s", run.init_timeout_s},
+                             {"case_timeout_s", run.case_timeout_s}};
+  }
+  const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(decided.dump()));
+  return AgreedDeviceFacts{agreed.at("free_device_bytes").get<std::uint64_t>(), agreed.at("ranks_per_device").get<int>(),
+                           control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
+}
+
+}  // namespace commtune

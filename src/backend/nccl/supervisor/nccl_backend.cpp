@@ -1,0 +1,131 @@
+#include "backend/nccl/supervisor/nccl_backend.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <map>
+
+#include "knobs/nccl_knobs.hpp"
+#include "backend/nccl/supervisor/nccl_setting_session.hpp"
+#include "backend/nccl/supervisor/step_agreement.hpp"
+#include "core/errors.hpp"
+#include "backend/nccl/simulated/test_faults.hpp"
+
+namespace commtune {
+namespace {
+
+std::map<std::string, std::string> as_map(const std::vector<std::string>& environment) {
+  std::map<std::string, std::string> variables;
+  for (const auto& entry : environment) {
+    const std::size_t equals = entry.find('=');
+    if (equals != std::string::npos) variables.emplace(entry.substr(0, equals), entry.substr(equals + 1));  // first wins, as getenv
+  }
+  return variables;
+}
+
+// The supervisor half of fault injection: this supervisor dies or stops answering its peers.
+void inject_supervisor_fault(const Setting& setting, int rank) {
+  const auto knob = setting.knobs.find(kTestFaultKnob);
+  if (knob == setting.knobs.end()) return;
+  const TestFault fault = parse_test_fault(knob->second);
+  if (!is_supervisor_fault(fault.mode) || !fault.applies_to(rank)) return;
+  std::cerr << "commtune: rank " << rank << ": test fault " << knob->second << " (on purpose)\n";
+  if (fault.mode == FaultMode::SupervisorExit) std::_Exit(70);
+  while (true) pause();
+}
+
+nlohmann::json first_non_null(const std::vector<nlohmann::json>& parts) {
+  for (const auto& part : parts)
+    if (!part.is_null() && part.contains("unique_id")) return part;
+  throw BackendError("rank 0's worker returned no unique id");
+}
+
+nlohmann::json nothing(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
+
+}  // namespace
+
+std::chrono::milliseconds to_milliseconds(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
+
+std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
+                                            bool emulate_nodes) {
+  std::map<std::string, std::string> variables = as_map(base);
+  for (const auto& [name, value] : setting.knobs)
+    if (!is_config_knob(name)) variables[name] = value;
+  if (emulate_nodes) {
+    // One NCCL "node" per worker (reference section 5): distinct host hash, network transport.
+    variables["NCCL_HOSTID"] = "commtune-emulated-node-" + std::to_string(rank);
+    variables.emplace("NCCL_NET", "Socket");
+    variables.emplace("NCCL_MNNVL_ENABLE", "0");
+  }
+  std::vector<std::string> environment;
+  for (const auto& [name, value] : variables) environment.push_back(name + "=" + value);
+  return environment;
+}
+
+std::vector<std::string> worker_arguments(int rank, int nranks, int device) {
+  return {"worker", "--rank", std::to_string(rank), "--nranks", std::to_string(nranks), "--device", std::to_string(device),
+          "--parent", std::to_string(static_cast<long>(getpid()))};
+}
+
+CommConfig comm_config_of(const Setting& setting) {
+  CommConfig config;
+  if (const auto it = setting.knobs.find("NCCL_MIN_CTAS"); it != setting.knobs.end()) config.min_ctas = std::stoi(it->second);
+  if (const auto it = setting.knobs.find("NCCL_MAX_CTAS"); it != setting.knobs.end()) config.max_ctas = std::stoi(it->second);
+  if (const auto it = setting.knobs.find("NCCL_NET"); it != setting.knobs.end()) config.net_name = it->second;
+  return config;
+}
+
+NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
+                         std::uint64_t free_device_bytes, nlohmann::json provenance)
+    : control_(control),
+      layout_(std::move(layout)),
+      run_(run),
+      command_(std::move(command)),
+      free_device_bytes_(free_device_bytes),
+      provenance_(std::move(provenance)) {}
+
+PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }
+
+void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
+  validate_nccl_setting(setting, options.collectives);
+}
+
+std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
+  inject_supervisor_fault(setting, control_.rank());
+  std::vector<WorkerSpawn> spawns;
+  for (std::size_t i = 0; i < layout_.ranks.size(); ++i)
+    spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(layout_.ranks[i], layout_.nranks, layout_.devices[i]),
+                                 worker_environment(command_.base_environment, setting, layout_.ranks[i], run_.emulate_nodes)});
+  std::unique_ptr<WorkerGroup> workers;
+  StepOutcome outcome;
+  try {
+    workers = std::make_unique<WorkerGroup>(spawns, layout_.ranks);
+  } catch (const Error& e) {
+    outcome = StepOutcome{StepStatus::Failed, "rank " + std::to_string(layout_.ranks.front()) + ": " + e.what(), true};
+  }
+  const auto timeout = to_milliseconds(run_.init_timeout_s);
+  std::vector<WorkerReply> replies;
+  if (outcome.ok() && control_.rank() == 0) {
+    std::vector<std::string> requests(workers->size());
+    requests[0] = request_line("unique_id");
+    outcome = workers->exchange(requests, timeout, "unique id creation", replies);
+  }
+  const nlohmann::json id_part = outcome.ok() && control_.rank() == 0 ? replies[0].body : nlohmann::json();
+  AgreedStep agreed = agree_step(control_, outcome, id_part, first_non_null);
+  if (agreed.outcome.ok()) {
+    const std::string init = request_line(
+        "init", {{"unique_id", agreed.data.at("unique_id")}, {"config", to_json(comm_config_of(setting))}});
+    outcome = workers->exchange({init}, timeout, "communicator init", replies);
+    agreed = agree_step(control_, outcome, nullptr, nothing);
+  }
+  if (!agreed.outcome.ok()) {
+    if (workers) workers->kill_all();
+    return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
+  }
+  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, options, layout_.nranks);
+}
+
+}  // namespace commtune

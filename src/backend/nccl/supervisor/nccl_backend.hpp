@@ -1,0 +1,64 @@
+#pragma once
+// The NCCL backend as its supervisors see it: each setting gets fresh worker processes (one per
+// rank this supervisor owns) with the setting's knobs in their environment; every step they take
+// runs under the watchdog and ends with a verdict agreed by all supervisors, so a hang or crash
+// becomes a recorded failure and the sweep goes on.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "control/control_plane.hpp"
+#include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "backend/nccl/supervisor/worker_process.hpp"
+#include "backend/nccl/worker_protocol.hpp"
+
+namespace commtune {
+
+// Which workers this supervisor runs.
+struct SupervisorLayout {
+  int nranks = 1;             // workers of the whole job
+  std::vector<int> ranks;     // global ranks of this supervisor's workers
+  std::vector<int> devices;   // their CUDA devices
+  int ranks_per_device = 1;   // most workers sharing one GPU (emulated nodes), all hosts
+};
+
+// How to start a worker: this executable, and the environment every worker starts from.
+struct WorkerCommand {
+  std::string executable;
+  std::vector<std::string> base_environment;  // NAME=value
+};
+
+class NcclBackend : public Backend {
+ public:
+  NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
+              std::uint64_t free_device_bytes, nlohmann::json provenance);
+  std::string name() const override { return "nccl"; }
+  PlanLimits limits() const override;
+  nlohmann::json provenance() const override { return provenance_; }
+  void validate(const Setting& setting, const SweepOptions& options) const override;
+  std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
+
+ private:
+  ControlPlane& control_;
+  SupervisorLayout layout_;
+  NcclRunOptions run_;
+  WorkerCommand command_;
+  std::uint64_t free_device_bytes_;
+  nlohmann::json provenance_;
+};
+
+// The environment of the worker of `rank` for `setting`: base, then the knobs (those applied
+// through ncclConfig_t excepted), then the emulated-node identity.
+std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
+                                            bool emulate_nodes);
+
+// argv of `commtune worker` for one rank.
+std::vector<std::string> worker_arguments(int rank, int nranks, int device);
+
+CommConfig comm_config_of(const Setting& setting);
+
+std::chrono::milliseconds to_milliseconds(double seconds);
+
+}  // namespace commtune

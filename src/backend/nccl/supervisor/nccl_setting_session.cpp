@@ -1,0 +1,106 @@
+#include "backend/nccl/supervisor/nccl_setting_session.hpp"
+
+#include <algorithm>
+
+#include "backend/nccl/supervisor/nccl_backend.hpp"
+#include "backend/nccl/supervisor/step_agreement.hpp"
+#include "measure/sampler.hpp"
+
+namespace commtune {
+namespace {
+
+// Carries a failed timed batch out of sample_until_stable; every rank throws it alike.
+struct BatchFailed {
+  StepOutcome outcome;
+};
+
+class SupervisedBatchTimer : public BatchTimer {
+ public:
+  using RunBatch = std::function<StepOutcome(std::size_t iterations, nlohmann::json& data)>;
+  explicit SupervisedBatchTimer(RunBatch run) : run_(std::move(run)) {}
+
+  std::vector<double> time_batch(std::size_t iterations) override {
+    nlohmann::json data;
+    const StepOutcome outcome = run_(iterations, data);
+    if (!outcome.ok()) throw BatchFailed{outcome};
+    return data.at("seconds").get<std::vector<double>>();
+  }
+
+ private:
+  RunBatch run_;
+};
+
+nlohmann::json nothing(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
+
+nlohmann::json local_data(const std::vector<WorkerReply>& replies, const CombineData& combine, StepOutcome& outcome) {
+  if (!outcome.ok()) return nullptr;
+  std::vector<nlohmann::json> bodies;
+  for (const auto& reply : replies) bodies.push_back(reply.body);
+  try {
+    return combine(bodies);
+  } catch (const std::exception& e) {
+    outcome = StepOutcome{StepStatus::Failed, std::string("unexpected worker reply: ") + e.what(), true};
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
+                                       const NcclRunOptions& run, const SweepOptions& options, int nranks)
+    : control_(&control), workers_(std::move(workers)), run_(run), options_(&options), nranks_(nranks) {}
+
+NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
+    : nranks_(nranks), stopped_status_(init_failure.case_status()), stopped_reason_("setting not applied: " + init_failure.reason) {}
+
+NcclSettingSession::~NcclSettingSession() {
+  if (workers_ && workers_->alive()) workers_->finish(std::min(to_milliseconds(run_.case_timeout_s), std::chrono::milliseconds(10000)));
+}
+
+StepOutcome NcclSettingSession::step(const std::string& name, const std::string& request, const CombineData& combine,
+                                     nlohmann::json& data) {
+  std::vector<WorkerReply> replies;
+  StepOutcome outcome = workers_->exchange({request}, to_milliseconds(run_.case_timeout_s), name, replies);
+  const nlohmann::json mine = local_data(replies, combine, outcome);
+  const AgreedStep agreed = agree_step(*control_, outcome, mine, combine);
+  if (agreed.outcome.fatal) workers_->kill_all();
+  data = agreed.data;
+  return agreed.outcome;
+}
+
+CaseResult NcclSettingSession::stopped_case(const Case& c, const Setting& setting) const {
+  return failed_case(c, setting.name, nranks_, stopped_status_, stopped_reason_);
+}
+
+CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome) {
+  if (outcome.fatal) {
+    stopped_status_ = CaseStatus::Skipped;
+    stopped_reason_ = "not run: the setting's workers were stopped after case " + std::to_string(c.index) + ": " + outcome.reason;
+  }
+  return failed_case(c, setting.name, nranks_, outcome.case_status(), outcome.reason);
+}
+
+CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
+  if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
+  nlohmann::json data;
+  const CaseRequest request{c, options_->check, run_.graph};
+  StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), nothing, data);
+  if (!outcome.ok()) return failed_step(c, setting, outcome);
+  std::int64_t wrong = -1;
+  if (options_->check) {
+    outcome = step("check", request_line("check"), sum_wrong, data);
+    if (!outcome.ok()) return failed_step(c, setting, outcome);
+    wrong = data.at("wrong").get<std::int64_t>();
+  }
+  SupervisedBatchTimer timer([&](std::size_t iterations, nlohmann::json& seconds) {
+    return step("timing", request_line("time", {{"iterations", iterations}}), max_seconds, seconds);
+  });
+  try {
+    const SampleRun run = sample_until_stable(timer, options_->stopping);
+    return measured_case(c, setting.name, nranks_, run.samples, run.pipelined_seconds, wrong);
+  } catch (const BatchFailed& failure) {
+    return failed_step(c, setting, failure.outcome);
+  }
+}
+
+}  // namespace commtune

@@ -1,0 +1,42 @@
+#pragma once
+// One setting in force on the NCCL backend: this supervisor's workers, driven in lock step with
+// every other supervisor. A failed step is agreed everywhere and returned as the case's status;
+// after a fatal one (a hang, a crash, a lost communicator) the workers are gone and the
+// setting's remaining cases are recorded as skipped, with the cause.
+#include <memory>
+
+#include "backend/backend.hpp"
+#include "backend/nccl/supervisor/step_agreement.hpp"
+#include "control/control_plane.hpp"
+#include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "backend/nccl/supervisor/step_outcome.hpp"
+#include "backend/nccl/supervisor/worker_group.hpp"
+
+namespace commtune {
+
+class NcclSettingSession : public SettingSession {
+ public:
+  // A session whose workers initialised their communicator.
+  NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
+                     const SweepOptions& options, int nranks);
+  // A setting whose init failed everywhere: every case carries that failure.
+  NcclSettingSession(const StepOutcome& init_failure, int nranks);
+  ~NcclSettingSession() override;
+
+  CaseResult run_case(const Case& c, const Setting& setting) override;
+
+ private:
+  StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine, nlohmann::json& data);
+  CaseResult stopped_case(const Case& c, const Setting& setting) const;
+  CaseResult failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome);
+
+  ControlPlane* control_ = nullptr;
+  std::unique_ptr<WorkerGroup> workers_;
+  NcclRunOptions run_;
+  const SweepOptions* options_ = nullptr;
+  int nranks_ = 1;
+  CaseStatus stopped_status_ = CaseStatus::Skipped;
+  std::string stopped_reason_;
+};
+
+}  // namespace commtune

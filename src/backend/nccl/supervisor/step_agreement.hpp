@@ -1,0 +1,31 @@
+#pragma once
+// Every supervisor ends each step with the same verdict and the same figures: each offers its
+// local outcome and data, rank 0 picks the verdict (a worker's own failure beats a timeout it
+// caused in its peers) and combines the data, and everyone receives the result.
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "control/control_plane.hpp"
+#include "backend/nccl/supervisor/step_outcome.hpp"
+
+namespace commtune {
+
+struct AgreedStep {
+  StepOutcome outcome;
+  nlohmann::json data;  // combined data; null when the step failed
+};
+
+using CombineData = std::function<nlohmann::json(const std::vector<nlohmann::json>&)>;
+
+AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const nlohmann::json& data, const CombineData& combine);
+
+// The verdict among several outcomes: the first plain failure, else the first timeout, else ok.
+StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes);
+
+// Combiners: element-wise max of {"seconds": [...]}; sum of {"wrong": n}.
+nlohmann::json max_seconds(const std::vector<nlohmann::json>& parts);
+nlohmann::json sum_wrong(const std::vector<nlohmann::json>& parts);
+
+}  // namespace commtune

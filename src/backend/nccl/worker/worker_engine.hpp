@@ -1,0 +1,56 @@
+#pragma once
+// What a worker does for its supervisor: the real one drives a GPU through NCCL; the simulated
+// one (COMMTUNE_FAKE_WORKER=1) answers the same requests with modelled timings so that the whole
+// supervisor / watchdog machinery is testable on machines without a GPU.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "backend/nccl/worker_protocol.hpp"
+
+namespace commtune {
+
+// Where this worker sits: its rank among all workers of the setting and its device.
+struct WorkerIdentity {
+  int rank = 0;
+  int nranks = 1;
+  int device = 0;
+};
+
+// Thrown by an engine when its communicator is unusable (aborted, async error): the supervisor
+// must stop the worker. A plain BackendError leaves the worker usable for the next case.
+class CommunicatorLost : public BackendError {
+ public:
+  using BackendError::BackendError;
+};
+
+class WorkerEngine {
+ public:
+  virtual ~WorkerEngine() = default;
+  // Devices, driver / runtime / NCCL versions, free memory per device.
+  virtual nlohmann::json probe() = 0;
+  // Rank 0 only: a fresh ncclUniqueId, hex encoded.
+  virtual std::string unique_id() = 0;
+  virtual nlohmann::json init(const std::string& unique_id, const CommConfig& config) = 0;
+  // Allocates and fills the case's buffers (local only: no communication).
+  virtual void prepare(const CaseRequest& request) = 0;
+  // Runs the collective once on the filled buffers; elements that differ from the exact result.
+  virtual std::int64_t check() = 0;
+  // Runs `iterations` back to back; each iteration's seconds on this rank.
+  virtual std::vector<double> time(std::size_t iterations) = 0;
+  virtual void finish() = 0;
+};
+
+std::unique_ptr<WorkerEngine> make_fake_engine(const WorkerIdentity& identity);
+// The NCCL engine; throws UnavailableError in a build without NCCL.
+std::unique_ptr<WorkerEngine> make_nccl_engine(const WorkerIdentity& identity);
+
+// True when COMMTUNE_FAKE_WORKER=1: workers simulate instead of using GPUs (tests, CI).
+bool fake_workers_requested();
+inline constexpr int kFakeGpuCount = 2;
+
+}  // namespace commtune

@@ -1,0 +1,57 @@
+#include "control/mpi_control_plane.hpp"
+
+namespace commtune {
+
+MpiControlPlane::MpiControlPlane() {
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+MpiControlPlane::~MpiControlPlane() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+std::string MpiControlPlane::broadcast_from(int root, const std::string& text) {
+  unsigned long long length = text.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, root, comm_);
+  std::string out = rank_ == root ? text : std::string(length, '\0');
+  MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, root, comm_);
+  return out;
+}
+
+std::optional<std::string> MpiControlPlane::agree_on_failure(const std::optional<std::string>& local) {
+  int failing = local ? rank_ : size_;
+  MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, comm_);
+  if (failing == size_) return std::nullopt;
+  const std::string reason = broadcast_from(failing, local.value_or(""));
+  return size_ > 1 ? "rank " + std::to_string(failing) + ": " + reason : reason;
+}
+
+bool MpiControlPlane::any(bool local) {
+  int flag = local ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MAX, comm_);
+  return flag != 0;
+}
+
+std::vector<std::string> MpiControlPlane::gather_to_root(const std::string& local) {
+  int length = static_cast<int>(local.size());
+  std::vector<int> lengths(rank_ == 0 ? size_ : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = total;
+    total += lengths[i];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(local.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, comm_);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < lengths.size(); ++i)
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
+  return out;
+}
+
+std::string MpiControlPlane::broadcast_from_root(const std::string& text) { return broadcast_from(0, text); }
+
+}  // namespace commtune

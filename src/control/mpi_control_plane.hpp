@@ -1,0 +1,31 @@
+#pragma once
+// The control plane over MPI: supervisors are MPI ranks; control messages travel on a private
+// duplicate of MPI_COMM_WORLD so they never mix with measured traffic.
+#include <mpi.h>
+
+#include "control/control_plane.hpp"
+
+namespace commtune {
+
+class MpiControlPlane : public ControlPlane {
+ public:
+  MpiControlPlane();
+  ~MpiControlPlane() override;
+  MpiControlPlane(const MpiControlPlane&) = delete;
+  MpiControlPlane& operator=(const MpiControlPlane&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override;
+  bool any(bool local) override;
+  std::vector<std::string> gather_to_root(const std::string& local) override;
+  std::string broadcast_from_root(const std::string& text) override;
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  std::string broadcast_from(int root, const std::string& text);
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace commtune

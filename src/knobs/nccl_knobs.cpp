@@ -1,0 +1,222 @@
+#include "knobs/nccl_knobs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <map>
+
+#include "knobs/algo_grammar.hpp"
+#include "core/errors.hpp"
+#include "backend/nccl/simulated/test_faults.hpp"
+
+namespace commtune {
+namespace {
+
+using ValueCheck = std::function<void(const std::string& value)>;
+
+long long parse_integer(const std::string& value) {
+  long long number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size())
+    throw InputError("'" + value + "' is not an integer");
+  return number;
+}
+
+ValueCheck integer_in(long long low, long long high) {
+  return [=](const std::string& value) {
+    const long long number = parse_integer(value);
+    if (number < low || number > high)
+      throw InputError(value + " is outside " + std::to_string(low) + ".." + std::to_string(high));
+  };
+}
+
+ValueCheck one_of(std::vector<std::string> choices, bool ignore_case = true) {
+  return [=](const std::string& value) {
+    auto same = [&](const std::string& choice) {
+      return choice.size() == value.size() && std::equal(choice.begin(), choice.end(), value.begin(), [&](char a, char b) {
+               return ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
+                                  : a == b;
+             });
+    };
+    if (std::none_of(choices.begin(), choices.end(), same)) {
+      std::string names;
+      for (const auto& c : choices) names += (names.empty() ? "" : ", ") + c;
+      throw InputError("'" + value + "' is not one of " + names);
+    }
+  };
+}
+
+// Characters of interface / HCA / plugin names and lists: no spaces, quotes or shell syntax.
+ValueCheck name_list(std::string_view extra) {
+  return [=](const std::string& value) {
+    auto allowed = [&](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+             extra.find(c) != std::string_view::npos;
+    };
+    if (value.empty() || !std::all_of(value.begin(), value.end(), allowed))
+      throw InputError("'" + value + "' may only use letters, digits, _ - . and " + std::string(extra));
+  };
+}
+
+// A file path: printable, no control characters (it reaches NCCL as an environment value).
+void plain_path(const std::string& value) {
+  if (value.empty() || std::any_of(value.begin(), value.end(), [](char c) { return std::iscntrl(static_cast<unsigned char>(c)); }))
+    throw InputError("a path without control characters is needed");
+}
+
+// NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL: a path type name or its number.
+void path_level(const std::string& value) {
+  if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0]))) return integer_in(0, 5)(value);
+  one_of({"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"})(value);
+}
+
+void algorithm_list(const std::string& value) { TokenSelection(SelectionKind::Algorithm, value); }
+void protocol_list(const std::string& value) { TokenSelection(SelectionKind::Protocol, value); }
+void test_fault(const std::string& value) { parse_test_fault(value); }
+
+const ValueCheck kBoolean = integer_in(0, 1);
+
+const std::map<std::string, ValueCheck, std::less<>>& knob_table() {
+  static const std::map<std::string, ValueCheck, std::less<>> table{
+      // Per communicator (NCCL re-reads them at each init, or commtune passes them in ncclConfig_t).
+      {"NCCL_ALGO", algorithm_list},
+      {"NCCL_PROTO", protocol_list},
+      {"NCCL_NET", name_list("")},
+      {"NCCL_MIN_CTAS", integer_in(1, 64)},
+      {"NCCL_MAX_CTAS", integer_in(1, 64)},
+      {"NCCL_COLLNET_ENABLE", kBoolean},
+      {"NCCL_TOPO_FILE", plain_path},
+      {"NCCL_GRAPH_FILE", plain_path},
+      {"NCCL_TOPO_DUMP_FILE", plain_path},
+      {"NCCL_GRAPH_DUMP_FILE", plain_path},
+      // Process-wide (cached by NCCL for the life of the worker).
+      {"NCCL_MIN_NCHANNELS", integer_in(1, 64)},
+      {"NCCL_MAX_NCHANNELS", integer_in(1, 64)},
+      {"NCCL_NTHREADS", one_of({"64", "128", "256", "512"})},
+      {"NCCL_BUFFSIZE", integer_in(1 << 12, 1LL << 34)},
+      {"NCCL_LL_BUFFSIZE", integer_in(1 << 12, 1LL << 34)},
+      {"NCCL_LL128_BUFFSIZE", integer_in(1 << 12, 1LL << 34)},
+      {"NCCL_P2P_DISABLE", kBoolean},
+      {"NCCL_P2P_LEVEL", path_level},
+      {"NCCL_SHM_DISABLE", kBoolean},
+      {"NCCL_NET_GDR_LEVEL", path_level},
+      {"NCCL_NET_GDR_READ", kBoolean},
+      {"NCCL_NVLS_ENABLE", integer_in(0, 2)},
+      {"NCCL_PAT_ENABLE", kBoolean},
+      {"NCCL_CUMEM_ENABLE", kBoolean},
+      {"NCCL_MNNVL_ENABLE", integer_in(0, 2)},
+      {"NCCL_CROSS_NIC", integer_in(0, 2)},
+      {"NCCL_SOCKET_IFNAME", name_list("^=,:")},
+      {"NCCL_SOCKET_NTHREADS", integer_in(1, 16)},
+      {"NCCL_NSOCKS_PERTHREAD", integer_in(1, 64)},
+      {"NCCL_IB_DISABLE", kBoolean},
+      {"NCCL_IB_HCA", name_list("^=,:")},
+      {"NCCL_IB_TIMEOUT", integer_in(1, 31)},
+      {"NCCL_IB_RETRY_CNT", integer_in(0, 7)},
+      {"NCCL_IB_QPS_PER_CONNECTION", integer_in(1, 128)},
+      {"NCCL_IB_SPLIT_DATA_ON_QPS", kBoolean},
+      {"NCCL_IB_GID_INDEX", integer_in(-1, 255)},
+      {"NCCL_IB_SL", integer_in(0, 15)},
+      {"NCCL_IB_TC", integer_in(0, 255)},
+      {"NCCL_IB_PCI_RELAXED_ORDERING", integer_in(0, 2)},
+      {"NCCL_IB_ADAPTIVE_ROUTING", kBoolean},
+      {"NCCL_HOSTID", name_list("")},
+      {"NCCL_NET_PLUGIN", name_list("/")},
+      {"NCCL_TUNER_PLUGIN", name_list("/")},
+      {"NCCL_TUNER_CONFIG_FILE", plain_path},
+      {"NCCL_DEBUG", one_of({"VERSION", "WARN", "INFO", "TRACE", "ABORT"})},
+      {"NCCL_DEBUG_SUBSYS", name_list("^,")},
+      {"NCCL_DEBUG_FILE", plain_path},
+      {"CUDA_DEVICE_MAX_CONNECTIONS", integer_in(1, 32)},
+      {kTestFaultKnob, test_fault},
+  };
+  return table;
+}
+
+std::string value_of(const Setting& setting, const std::string& name) {
+  const auto it = setting.knobs.find(name);
+  return it == setting.knobs.end() ? std::string() : it->second;
+}
+
+// Algorithms each collective can run, and the protocols each algorithm runs (reference section 3).
+bool algorithm_runs(const std::string& algorithm, Collective c) {
+  if (algorithm == "Ring") return true;
+  if (algorithm == "Tree" || algorithm == "CollNetChain" || algorithm == "NVLSTree") return c == Collective::AllReduce;
+  if (algorithm == "PAT") return c == Collective::AllGather || c == Collective::ReduceScatter;
+  return c != Collective::Broadcast;  // CollNetDirect, NVLS
+}
+
+bool protocol_runs(const std::string& algorithm, const std::string& protocol) {
+  return algorithm == "Ring" || algorithm == "Tree" || protocol == "Simple";
+}
+
+bool can_run(Collective c, const std::set<std::string>& algorithms, const std::set<std::string>& protocols) {
+  for (const auto& a : algorithms)
+    for (const auto& p : protocols)
+      if (algorithm_runs(a, c) && protocol_runs(a, p)) return true;
+  return false;
+}
+
+std::set<std::string> enabled(SelectionKind kind, const std::string& value, Collective c) {
+  if (value.empty()) return known_tokens(kind);
+  return TokenSelection(kind, value).enabled_for(c);
+}
+
+void check_combinations(const Setting& setting, const std::vector<Collective>& sweep_collectives) {
+  const std::string algo = value_of(setting, "NCCL_ALGO"), proto = value_of(setting, "NCCL_PROTO");
+  if (algo.empty() && proto.empty()) return;
+  for (Collective c : sweep_collectives) {
+    if (!setting.applies_to(c)) continue;
+    if (!can_run(c, enabled(SelectionKind::Algorithm, algo, c), enabled(SelectionKind::Protocol, proto, c)))
+      throw InputError("NCCL_ALGO='" + algo + "' NCCL_PROTO='" + proto + "' leaves NCCL no algorithm/protocol for " +
+                       std::string(name_of(c)) + "; restrict the setting with \"collectives\"");
+  }
+}
+
+void check_channel_bounds(const Setting& setting) {
+  for (const auto& [low, high] : {std::pair{"NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}, {"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"}}) {
+    const std::string a = value_of(setting, low), b = value_of(setting, high);
+    if (!a.empty() && !b.empty() && parse_integer(a) > parse_integer(b))
+      throw InputError(std::string(low) + "=" + a + " is above " + high + "=" + b);
+  }
+}
+
+void check_knob(const std::string& name, const std::string& value) {
+  if (name.rfind("coll_", 0) == 0 || name.rfind("OMPI_", 0) == 0)
+    throw InputError("'" + name + "' is an Open MPI knob: this setting is for --backend mpi");
+  if (!is_valid_environment_name(name)) throw InputError("knob '" + name + "' is not a valid environment variable name");
+  const auto entry = knob_table().find(name);
+  if (entry == knob_table().end())
+    throw InputError("unknown NCCL knob '" + name + "' (see docs/nccl-backend.md for the knobs commtune validates)");
+  if (value.find('\0') != std::string::npos || value.find('\n') != std::string::npos)
+    throw InputError(name + ": value contains a control character");
+  try {
+    entry->second(value);
+  } catch (const InputError& e) {
+    const std::string text = e.what();
+    throw InputError(text.rfind(name, 0) == 0 ? text : name + "=" + value + ": " + text);
+  }
+}
+
+}  // namespace
+
+bool is_valid_environment_name(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+bool is_config_knob(std::string_view name) { return name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS"; }
+
+void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives) {
+  for (const auto& [name, value] : setting.knobs) check_knob(name, value);
+  check_channel_bounds(setting);
+  check_combinations(setting, sweep_collectives);
+}
+
+std::vector<std::string> known_nccl_knobs() {
+  std::vector<std::string> names;
+  for (const auto& [name, check] : knob_table()) names.push_back(name);
+  return names;
+}
+
+}  // namespace commtune

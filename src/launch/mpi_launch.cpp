@@ -1,0 +1,29 @@
+// The MPI host sweep: every MPI rank measures on host memory; rank 0 writes.
+#include "backend/mpi/mpi_backend.hpp"
+#include "control/mpi_control_plane.hpp"
+#include "backend/nccl/worker/gpu_probe.hpp"
+#include "host/provenance.hpp"
+#include "launch/launch.hpp"
+#include "sweep/sweep_session.hpp"
+
+namespace commtune {
+
+int run_mpi_sweep(const SweepLaunch& launch) {
+  int argc = launch.argc;
+  char** argv = launch.argv;
+  MpiEnvironment environment(argc, argv);
+  return report_input_errors(environment, [&] {
+    MpiControlPlane control;
+    MpiBackend backend(environment, control.comm());
+    validate_settings(backend, launch.config);
+    const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
+    nlohmann::json provenance = launch_provenance(launch);
+    provenance["mpi"] = backend.provenance();
+    provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
+    provenance["layout"] = rank_layout(control);
+    const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
+    return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+  });
+}
+
+}  // namespace commtune

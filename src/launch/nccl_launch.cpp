@@ -1,0 +1,107 @@
+// The NCCL sweep: supervisors (one per MPI rank under mpirun/srun, or one local supervisor for
+// every local GPU without a launcher) start a fresh worker per rank and setting; rank 0 writes.
+#include <mpi.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "backend/nccl/supervisor/nccl_backend.hpp"
+#include "backend/mpi/mpi_environment.hpp"
+#include "core/errors.hpp"
+#include "control/deadline_control_plane.hpp"
+#include "control/local_control_plane.hpp"
+#include "control/mpi_control_plane.hpp"
+#include "backend/nccl/supervisor/device_setup.hpp"
+#include "host/provenance.hpp"
+#include "launch/launch.hpp"
+#include "sweep/sweep_session.hpp"
+
+namespace commtune {
+namespace {
+
+bool under_mpi_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
+}
+
+nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, ControlPlane& control) {
+  nlohmann::json facts = launch_provenance(launch);
+  facts["nccl"] = nccl;
+  facts["layout"] = rank_layout(control);
+  if (launch.nccl.emulate_nodes)
+    facts["labels"] = {"emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path"};
+  return facts;
+}
+
+int run_supervised(const SweepLaunch& launch, ControlPlane& control, const SupervisorLayout& partial,
+                   const WorkerCommand& command, const nlohmann::json& probe) {
+  const AgreedDeviceFacts facts = agree_device_facts(control, partial, probe, launch.nccl);
+  SupervisorLayout layout = partial;
+  layout.ranks_per_device = facts.ranks_per_device;
+  const nlohmann::json provenance = provenance_of(launch, facts.provenance, control);
+  NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
+  const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
+  const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
+                             (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
+  return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+}
+
+int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {
+  const int gpus = device_count(probe);
+  const int ranks = launch.nccl.ranks > 0 ? launch.nccl.ranks : gpus;
+  SupervisorLayout layout;
+  layout.nranks = ranks;
+  layout.devices = devices_for(0, ranks, gpus, launch.nccl.emulate_nodes);
+  for (int r = 0; r < ranks; ++r) layout.ranks.push_back(r);
+  LocalControlPlane control;
+  return run_supervised(launch, control, layout, command, probe);
+}
+
+std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
+  const double longest_step = std::max({run.init_timeout_s, run.case_timeout_s, 10.0});
+  return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
+}
+
+[[noreturn]] void end_job(const std::string& message) {
+  std::cerr << "commtune: error: " << message << std::endl;
+  std::_Exit(75);  // mpirun / srun then stop every other rank
+}
+
+int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
+  if (launch.nccl.ranks > 0) throw InputError("--ranks is for launcher-free runs; under mpirun/srun use -np");
+  int argc = launch.argc;
+  char** argv = launch.argv;
+  MpiEnvironment environment(argc, argv);
+  return report_input_errors(environment, [&] {
+    MpiControlPlane mpi;
+    MPI_Comm local;
+    MPI_Comm_split_type(mpi.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    int local_rank = 0;
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_free(&local);
+    DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
+    std::optional<std::string> failure;
+    nlohmann::json probe;
+    SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
+    try {
+      probe = probe_devices(command, launch.nccl);
+      layout.devices = devices_for(local_rank, 1, device_count(probe), launch.nccl.emulate_nodes);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
+    return run_supervised(launch, control, layout, command, probe);
+  });
+}
+
+}  // namespace
+
+int run_nccl_sweep(const SweepLaunch& launch) {
+  validate_nccl_settings(launch.config);  // before anything is launched
+  const WorkerCommand command = this_worker_command();
+  if (under_mpi_launcher()) return run_under_mpi(launch, command);
+  return run_local(launch, command, probe_devices(command, launch.nccl));
+}
+
+}  // namespace commtune

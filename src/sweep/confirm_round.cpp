@@ -1,0 +1,128 @@
+#include "sweep/confirm_round.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "sweep/sweep_runner.hpp"
+
+namespace commtune {
+namespace {
+
+using nlohmann::json;
+
+class CaseCollector : public ResultSink {
+ public:
+  explicit CaseCollector(std::vector<CaseResult>& out) : out_(out) {}
+  void case_finished(const CaseResult& r) override { out_.push_back(r); }
+
+ private:
+  std::vector<CaseResult>& out_;
+};
+
+std::string encode(const std::vector<Finalists>& finalists) {
+  json list = json::array();
+  for (const auto& f : finalists)
+    list.push_back({{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}});
+  return list.dump();
+}
+
+std::vector<Finalists> decode(const std::string& text) {
+  std::vector<Finalists> out;
+  for (const auto& item : json::parse(text))
+    out.push_back({{parse_collective(item.at("collective").get<std::string>()), item.at("bytes").get<std::uint64_t>()},
+                   item.at("settings").get<std::vector<std::string>>()});
+  return out;
+}
+
+std::optional<std::size_t> setting_index(const Plan& plan, const std::string& name) {
+  for (std::size_t i = 0; i < plan.settings.size(); ++i)
+    if (plan.settings[i].name == name) return i;
+  return std::nullopt;
+}
+
+std::vector<std::string> involved_settings(const std::vector<Finalists>& finalists) {
+  std::vector<std::string> names{kDefaultSettingName};
+  for (const auto& f : finalists)
+    for (const auto& s : f.settings)
+      if (std::find(names.begin(), names.end(), s) == names.end()) names.push_back(s);
+  return names;
+}
+
+bool measures(const Finalists& f, const std::string& setting) {
+  return setting == kDefaultSettingName || std::find(f.settings.begin(), f.settings.end(), setting) != f.settings.end();
+}
+
+// One round: the involved settings in `order`, each at the sizes where it is a finalist.
+Plan round_plan(const Plan& sweep, const std::vector<std::string>& order, const std::vector<Finalists>& finalists) {
+  Plan plan{sweep.options, {}, {}, sweep.nranks, {}};
+  for (const std::string& name : order) {
+    const auto original = setting_index(sweep, name);
+    if (!original) continue;
+    plan.settings.push_back(sweep.settings[*original]);
+    for (const Case& c : sweep.cases) {
+      const bool wanted = c.setting_index == *original && std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
+        return f.key.collective == c.collective && f.key.bytes == c.bytes && measures(f, name);
+      });
+      if (!wanted) continue;
+      Case copy = c;
+      copy.setting_index = plan.settings.size() - 1;
+      copy.index = plan.cases.size();
+      plan.cases.push_back(copy);
+    }
+  }
+  return plan;
+}
+
+}  // namespace
+
+std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) {
+  using Key = std::tuple<std::string, Collective, std::uint64_t, Placement>;
+  std::map<Key, std::vector<const CaseResult*>> groups;
+  std::vector<Key> order;
+  for (const auto& r : round_cases) {
+    const Key key{r.setting, r.spec.collective, r.spec.bytes, r.spec.placement};
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&r);
+  }
+  std::vector<CaseResult> out;
+  for (const Key& key : order) {
+    const auto& rounds = groups[key];
+    const auto bad = std::find_if(rounds.begin(), rounds.end(), [](const CaseResult* r) { return r->status != CaseStatus::Ok; });
+    if (bad != rounds.end()) {
+      out.push_back(**bad);
+      continue;
+    }
+    std::vector<double> medians;
+    for (const CaseResult* r : rounds) medians.push_back(r->time_us.median * 1e-6);
+    out.push_back(measured_case(rounds.front()->spec, rounds.front()->setting, rounds.front()->nranks, medians,
+                                rounds.front()->pipelined_us * 1e-6, std::max<std::int64_t>(rounds.front()->wrong, 0)));
+    if (rounds.front()->wrong < 0) out.back().wrong = -1;
+  }
+  return out;
+}
+
+std::optional<ResultsDocument> run_confirm_round(const ConfirmContext& ctx, const std::vector<Finalists>& finalists,
+                                                 std::size_t rounds) {
+  const std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
+  if (shared.empty() || rounds == 0) return std::nullopt;
+  std::vector<std::string> order = involved_settings(shared);
+  std::vector<CaseResult> measured;
+  CaseCollector collector(measured);
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const Plan plan = round_plan(ctx.plan, order, shared);
+    const RunSummary summary = run_sweep(SweepContext{plan, ctx.backend, ctx.control, collector, ctx.interrupted});
+    if (!summary.complete) return std::nullopt;
+    std::rotate(order.begin(), order.begin() + 1, order.end());
+  }
+  ResultsDocument doc;
+  doc.schema_version = 1;
+  doc.settings = ctx.plan.settings;
+  doc.cases = fold_rounds(measured);
+  doc.complete = true;
+  return doc;
+}
+
+}  // namespace commtune

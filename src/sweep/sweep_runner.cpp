@@ -1,0 +1,80 @@
+#include "sweep/sweep_runner.hpp"
+
+#include "core/errors.hpp"
+
+namespace commtune {
+namespace {
+
+std::vector<const Case*> cases_of_setting(const Plan& plan, std::size_t setting_index) {
+  std::vector<const Case*> out;
+  for (const auto& c : plan.cases)
+    if (c.setting_index == setting_index) out.push_back(&c);
+  return out;
+}
+
+void record(const SweepContext& ctx, RunSummary& summary, const CaseResult& result) {
+  if (result.status == CaseStatus::WrongData)
+    ++summary.wrong_data;
+  else if (!result.measured())
+    ++summary.failed;
+  if (result.measured()) ++summary.measured;
+  ctx.sink.case_finished(result);
+}
+
+std::unique_ptr<SettingSession> open_setting(const SweepContext& ctx, const Setting& setting,
+                                             std::optional<std::string>& failure) {
+  std::unique_ptr<SettingSession> session;
+  std::optional<std::string> local;
+  try {
+    session = ctx.backend.open(setting, ctx.plan.options);
+  } catch (const Error& e) {
+    local = e.what();
+  }
+  failure = ctx.control.agree_on_failure(local);
+  if (failure) session.reset();
+  return session;
+}
+
+CaseResult run_one(const SweepContext& ctx, SettingSession& session, const Setting& setting, const Case& c) {
+  std::optional<std::string> local;
+  CaseResult result;
+  try {
+    result = session.run_case(c, setting);
+  } catch (const Error& e) {
+    local = e.what();
+  }
+  const std::optional<std::string> failure = ctx.control.agree_on_failure(local);
+  if (failure) return failed_case(c, setting.name, ctx.plan.nranks, CaseStatus::Failed, *failure);
+  return result;
+}
+
+// Returns false when the sweep was interrupted.
+bool run_setting(const SweepContext& ctx, std::size_t index, RunSummary& summary) {
+  const Setting& setting = ctx.plan.settings[index];
+  const std::vector<const Case*> cases = cases_of_setting(ctx.plan, index);
+  if (cases.empty()) return true;
+  ctx.sink.setting_started(setting);
+  std::optional<std::string> failure;
+  std::unique_ptr<SettingSession> session = open_setting(ctx, setting, failure);
+  for (const Case* c : cases) {
+    if (ctx.control.any(ctx.interrupted())) return false;
+    if (!session) {
+      record(ctx, summary,
+             failed_case(*c, setting.name, ctx.plan.nranks, CaseStatus::Failed, "setting not applied: " + *failure));
+      continue;
+    }
+    record(ctx, summary, run_one(ctx, *session, setting, *c));
+  }
+  return true;
+}
+
+}  // namespace
+
+RunSummary run_sweep(const SweepContext& context) {
+  RunSummary summary;
+  for (std::size_t s = 0; s < context.plan.settings.size() && summary.complete; ++s)
+    summary.complete = run_setting(context, s, summary);
+  return summary;
+}
+
+}  // namespace commtune
