@@ -1,6 +1,7 @@
 # NCCL backend tests. Unit and fault-injection tests run everywhere (simulated workers, no GPU,
 # no NCCL at run time); GPU tests are labelled "gpu" and skip with a reason where no GPU is visible.
-set(COMMTUNE_NCCL_TEST_DEFINITIONS COMMTUNE_BINARY="$<TARGET_FILE:commtune>")
+set(COMMTUNE_NCCL_TEST_DEFINITIONS COMMTUNE_BINARY="$<TARGET_FILE:commtune>"
+    COMMTUNE_SIMULATED_BINARY="$<TARGET_FILE:commtune-simulated>")
 
 commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_knobs_test.cpp
@@ -8,21 +9,21 @@ commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
 )
 target_compile_definitions(nccl_unit_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS})
-add_dependencies(nccl_unit_tests commtune)
+add_dependencies(nccl_unit_tests commtune commtune-simulated)
 
 # Whole sweeps through the local control plane: label unit (seconds, no MPI, no GPU).
 add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults_test.cpp)
 target_link_libraries(nccl_fault_tests PRIVATE commtune_results GTest::gtest_main)
 target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-add_dependencies(nccl_fault_tests commtune)
+add_dependencies(nccl_fault_tests commtune commtune-simulated)
 gtest_discover_tests(nccl_fault_tests DISCOVERY_TIMEOUT 60
-  PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "COMMTUNE_FAKE_WORKER=")
+  PROPERTIES LABELS unit TIMEOUT 120)
 
 # The same under mpirun -np 2: two supervisors, and a peer supervisor that dies or hangs.
 add_executable(nccl_mpi_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/mpi_faults_test.cpp)
 target_link_libraries(nccl_mpi_fault_tests PRIVATE commtune_results GTest::gtest_main)
 target_compile_definitions(nccl_mpi_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-add_dependencies(nccl_mpi_fault_tests commtune)
+add_dependencies(nccl_mpi_fault_tests commtune commtune-simulated)
 string(REPLACE ";" " " COMMTUNE_MPIRUN_TEXT "${COMMTUNE_MPIRUN}")
 gtest_discover_tests(nccl_mpi_fault_tests DISCOVERY_TIMEOUT 60
   PROPERTIES LABELS mpi TIMEOUT 180 ENVIRONMENT "COMMTUNE_MPIRUN=${COMMTUNE_MPIRUN_TEXT}")

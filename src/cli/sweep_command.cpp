@@ -108,10 +108,10 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
   return config;
 }
 
-int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv) {
+int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const Wiring& wiring) {
   const SweepConfig config = resolve_sweep_config(o);
-  const BackendChoice choice = choose_backend(config.options.backend);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl});
+  const BackendChoice choice = choose_backend(config.options.backend, wiring);
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring});
 }
 
 }  // namespace commtune

@@ -9,6 +9,7 @@
 
 #include "plan/sweep_options.hpp"
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "launch/wiring.hpp"
 
 namespace commtune {
 
@@ -33,6 +34,6 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& options);
 // The config file's options and settings with the given flags applied on top.
 SweepConfig resolve_sweep_config(const SweepCommandOptions& options);
 
-int run_sweep_command(const SweepCommandOptions& options, int argc, char** argv);
+int run_sweep_command(const SweepCommandOptions& options, int argc, char** argv, const Wiring& wiring);
 
 }  // namespace commtune

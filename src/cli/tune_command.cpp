@@ -1,9 +1,9 @@
 #include "cli/tune_command.hpp"
 
-#include <fstream>
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "report/recommendation_file.hpp"
 #include "report/tune_summary_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
@@ -22,8 +22,7 @@ int run_tune_command(const TuneCommandOptions& o) {
   const Recommendation rec = tune(load_results(o.results_path), resolve_tune_options(o.flags));
   write_tune_summary(rec, std::cout);
   if (!o.out_path.empty()) {
-    std::ofstream out(o.out_path);
-    if (!(out << to_json(rec).dump(2) << "\n")) throw InputError("cannot write '" + o.out_path + "'");
+    write_recommendation_file(o.out_path, to_json(rec));
     std::cerr << "commtune: recommendation written to " << o.out_path << "\n";
   }
   return 0;

@@ -6,7 +6,6 @@
 
 #include <iostream>
 
-#include "backend/nccl/simulated/test_faults.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
 #include "backend/nccl/worker/worker_loop.hpp"
 #include "backend/nccl/worker_protocol.hpp"
@@ -22,15 +21,14 @@ void add_worker_command(CLI::App& app, WorkerCommandOptions& o) {
   cmd->add_option("--parent", o.parent, "Supervisor pid");
 }
 
-int run_worker_command(const WorkerCommandOptions& o) {
+int run_worker_command(const WorkerCommandOptions& o, const EngineFactory& make_engine) {
   // A worker must never outlive its supervisor, even when it hangs inside NCCL.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (o.parent != 0 && getppid() != static_cast<pid_t>(o.parent)) return 6;
   const WorkerIdentity identity{o.rank, o.nranks, o.device};
   try {
-    const std::optional<TestFault> fault = fault_from_environment();
-    std::unique_ptr<WorkerEngine> engine = fake_workers_requested() ? make_fake_engine(identity) : make_nccl_engine(identity);
-    return serve_supervisor(*engine, identity, kWorkerChannelFd, fault);
+    std::unique_ptr<WorkerEngine> engine = make_engine(identity);
+    return serve_supervisor(*engine, kWorkerChannelFd);
   } catch (const std::exception& e) {
     const std::string line = error_reply_line(std::string("worker could not start: ") + e.what(), true);
     [[maybe_unused]] const ssize_t written = write(kWorkerChannelFd, line.data(), line.size());

@@ -3,6 +3,8 @@
 // users: it expects the supervisor's socket at fd 3.
 #include <CLI/CLI.hpp>
 
+#include "backend/nccl/worker/worker_engine.hpp"
+
 namespace commtune {
 
 struct WorkerCommandOptions {
@@ -13,6 +15,6 @@ struct WorkerCommandOptions {
 };
 
 void add_worker_command(CLI::App& app, WorkerCommandOptions& options);
-int run_worker_command(const WorkerCommandOptions& options);
+int run_worker_command(const WorkerCommandOptions& options, const EngineFactory& make_engine);
 
 }  // namespace commtune

@@ -7,12 +7,12 @@
 
 #include "knobs/algo_grammar.hpp"
 #include "core/errors.hpp"
-#include "backend/nccl/simulated/test_faults.hpp"
+#include "knobs/knob_grammar.hpp"
 
 namespace commtune {
 namespace {
 
-using ValueCheck = std::function<void(const std::string& value)>;
+using ValueCheck = KnobCheck;
 
 long long parse_integer(const std::string& value) {
   long long number = 0;
@@ -72,12 +72,11 @@ void path_level(const std::string& value) {
 
 void algorithm_list(const std::string& value) { TokenSelection(SelectionKind::Algorithm, value); }
 void protocol_list(const std::string& value) { TokenSelection(SelectionKind::Protocol, value); }
-void test_fault(const std::string& value) { parse_test_fault(value); }
 
 const ValueCheck kBoolean = integer_in(0, 1);
 
-const std::map<std::string, ValueCheck, std::less<>>& knob_table() {
-  static const std::map<std::string, ValueCheck, std::less<>> table{
+const KnobChecks& knob_table() {
+  static const KnobChecks table{
       // Per communicator (NCCL re-reads them at each init, or commtune passes them in ncclConfig_t).
       {"NCCL_ALGO", algorithm_list},
       {"NCCL_PROTO", protocol_list},
@@ -128,7 +127,6 @@ const std::map<std::string, ValueCheck, std::less<>>& knob_table() {
       {"NCCL_DEBUG_SUBSYS", name_list("^,")},
       {"NCCL_DEBUG_FILE", plain_path},
       {"CUDA_DEVICE_MAX_CONNECTIONS", integer_in(1, 32)},
-      {kTestFaultKnob, test_fault},
   };
   return table;
 }
@@ -181,17 +179,23 @@ void check_channel_bounds(const Setting& setting) {
   }
 }
 
-void check_knob(const std::string& name, const std::string& value) {
+const KnobCheck* check_of(const std::string& name, const KnobChecks& extra) {
+  for (const KnobChecks* table : {&knob_table(), &extra})
+    if (const auto entry = table->find(name); entry != table->end()) return &entry->second;
+  return nullptr;
+}
+
+void check_knob(const std::string& name, const std::string& value, const KnobChecks& extra) {
   if (name.rfind("coll_", 0) == 0 || name.rfind("OMPI_", 0) == 0)
     throw InputError("'" + name + "' is an Open MPI knob: this setting is for --backend mpi");
-  if (!is_valid_environment_name(name)) throw InputError("knob '" + name + "' is not a valid environment variable name");
-  const auto entry = knob_table().find(name);
-  if (entry == knob_table().end())
+  if (!is_valid_env_name(name)) throw InputError("knob '" + name + "' is not a valid environment variable name");
+  const KnobCheck* check = check_of(name, extra);
+  if (check == nullptr)
     throw InputError("unknown NCCL knob '" + name + "' (see docs/nccl-backend.md for the knobs commtune validates)");
   if (value.find('\0') != std::string::npos || value.find('\n') != std::string::npos)
     throw InputError(name + ": value contains a control character");
   try {
-    entry->second(value);
+    (*check)(value);
   } catch (const InputError& e) {
     const std::string text = e.what();
     throw InputError(text.rfind(name, 0) == 0 ? text : name + "=" + value + ": " + text);
@@ -200,23 +204,12 @@ void check_knob(const std::string& name, const std::string& value) {
 
 }  // namespace
 
-bool is_valid_environment_name(std::string_view name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
-}
-
 bool is_config_knob(std::string_view name) { return name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS"; }
 
-void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives) {
-  for (const auto& [name, value] : setting.knobs) check_knob(name, value);
+void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives, const KnobChecks& extra) {
+  for (const auto& [name, value] : setting.knobs) check_knob(name, value, extra);
   check_channel_bounds(setting);
   check_combinations(setting, sweep_collectives);
-}
-
-std::vector<std::string> known_nccl_knobs() {
-  std::vector<std::string> names;
-  for (const auto& [name, check] : knob_table()) names.push_back(name);
-  return names;
 }
 
 }  // namespace commtune

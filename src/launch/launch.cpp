@@ -1,29 +1,40 @@
 #include "launch/launch.hpp"
 
-#include <algorithm>
+#include <array>
 
 #include "core/errors.hpp"
-#include "host/host_facts.hpp"
+#include "host/provenance.hpp"
+#include "launch/mpi_launch.hpp"
+#include "launch/nccl_launch.hpp"
 
 namespace commtune {
+namespace {
 
-std::string default_results_path(const std::string& backend) {
-  std::string stamp = utc_timestamp();
-  stamp.erase(std::remove(stamp.begin(), stamp.end(), ':'), stamp.end());
-  return "results/commtune-" + backend + "-" + stamp + ".json";
-}
+struct LaunchEntry {
+  const char* backend;
+  int (*run)(const SweepLaunch&);
+};
 
-int sweep_exit_code(const RunSummary& summary) {
-  if (!summary.complete) return 130;
-  return summary.wrong_data > 0 ? 1 : 0;
-}
+// Adding a backend: its folder under backend/, its launch file here, and one row.
+constexpr std::array<LaunchEntry, 2> kLaunches{{
+    {"mpi", run_mpi_sweep},
+    {"nccl", run_nccl_sweep},
+}};
+
+}  // namespace
 
 int launch_sweep(const SweepLaunch& launch) {
-  switch (launch.choice.kind) {
-    case BackendKind::Mpi: return run_mpi_sweep(launch);
-    case BackendKind::Nccl: return run_nccl_sweep(launch);
-  }
-  throw UnavailableError("unknown backend");
+  for (const LaunchEntry& entry : kLaunches)
+    if (launch.choice.name == entry.backend) return entry.run(launch);
+  throw UnavailableError("unknown backend '" + launch.choice.name + "'");
+}
+
+nlohmann::json launch_provenance(const SweepLaunch& launch) {
+  nlohmann::json facts = base_provenance(launch.argc, launch.argv);
+  facts["backend_choice"] = launch.choice.reason;
+  facts["config"] = {{"name", launch.config.name}, {"description", launch.config.description}};
+  if (launch.wiring.simulated()) facts["labels"].push_back(launch.wiring.simulated_label);
+  return facts;
 }
 
 }  // namespace commtune

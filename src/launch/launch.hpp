@@ -1,11 +1,14 @@
 #pragma once
-// Starts a sweep on the chosen backend and control plane, with rank 0's writers attached.
+// Starts a sweep on the chosen backend: the only place that names concrete backends (one row
+// each in launch.cpp's table).
 #include <string>
 
-#include "plan/sweep_options.hpp"
-#include "report/result_sink.hpp"
-#include "launch/backend_choice.hpp"
+#include <nlohmann/json.hpp>
+
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "launch/backend_choice.hpp"
+#include "launch/wiring.hpp"
+#include "plan/sweep_options.hpp"
 
 namespace commtune {
 
@@ -16,20 +19,13 @@ struct SweepLaunch {
   int argc;
   char** argv;
   NcclRunOptions nccl{};  // NCCL backend only: workers, deadlines, launch mode
+  const Wiring& wiring;
 };
 
 // Returns the process exit code: 0 when every case measured correct data, 1 otherwise.
 int launch_sweep(const SweepLaunch& launch);
 
-// Runs the sweep over MPI ranks on host memory.
-int run_mpi_sweep(const SweepLaunch& launch);
-
-// Runs the sweep on GPUs through NCCL: supervised worker processes, MPI or local control plane.
-int run_nccl_sweep(const SweepLaunch& launch);
-
-// 0: done, no wrong data (failed settings are recorded, not fatal); 1: wrong data; 130: interrupted.
-int sweep_exit_code(const RunSummary& summary);
-
-std::string default_results_path(const std::string& backend);
+// The provenance every run has: argv, environment, time, tool, backend choice, config, labels.
+nlohmann::json launch_provenance(const SweepLaunch& launch);
 
 }  // namespace commtune

@@ -1,9 +1,9 @@
-// The MPI host sweep: every MPI rank measures on host memory; rank 0 writes.
+#include "launch/mpi_launch.hpp"
+
 #include "backend/mpi/mpi_backend.hpp"
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
-#include "launch/launch.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
@@ -22,7 +22,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
     provenance["layout"] = rank_layout(control);
     const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
-    return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+    return run_sweep_session(plan, backend, control, SweepReport{launch.out_path, provenance, banner});
   });
 }
 

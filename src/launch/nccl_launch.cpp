@@ -1,5 +1,5 @@
-// The NCCL sweep: supervisors (one per MPI rank under mpirun/srun, or one local supervisor for
-// every local GPU without a launcher) start a fresh worker per rank and setting; rank 0 writes.
+#include "launch/nccl_launch.hpp"
+
 #include <mpi.h>
 
 #include <cstdlib>
@@ -12,26 +12,26 @@
 #include "control/local_control_plane.hpp"
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/supervisor/device_setup.hpp"
+#include "host/launcher.hpp"
 #include "host/provenance.hpp"
-#include "launch/launch.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
 namespace {
-
-bool under_mpi_launcher() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
 
 nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, ControlPlane& control) {
   nlohmann::json facts = launch_provenance(launch);
   facts["nccl"] = nccl;
   facts["layout"] = rank_layout(control);
   if (launch.nccl.emulate_nodes)
-    facts["labels"] = {"emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path"};
+    facts["labels"].push_back("emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path");
   return facts;
+}
+
+NcclRunOptions run_options(const SweepLaunch& launch) {
+  NcclRunOptions run = launch.nccl;
+  run.extra_knobs = launch.wiring.extra_nccl_knobs;
+  return run;
 }
 
 int run_supervised(const SweepLaunch& launch, ControlPlane& control, const SupervisorLayout& partial,
@@ -40,11 +40,13 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
   const nlohmann::json provenance = provenance_of(launch, facts.provenance, control);
-  NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
-  const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
+  std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
+      std::make_unique<NcclBackend>(control, layout, run_options(launch), command, facts.free_device_bytes, provenance),
+      control.rank());
+  const Plan plan = make_plan(launch.config.options, launch.config.settings, backend->limits());
   const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
-  return run_prepared_sweep(PreparedSweep{launch, plan, backend, control, provenance, banner});
+  return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner});
 }
 
 int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {
@@ -98,9 +100,9 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
 }  // namespace
 
 int run_nccl_sweep(const SweepLaunch& launch) {
-  validate_nccl_settings(launch.config);  // before anything is launched
+  validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs);  // before anything is launched
   const WorkerCommand command = this_worker_command();
-  if (under_mpi_launcher()) return run_under_mpi(launch, command);
+  if (detect_launcher().mpi) return run_under_mpi(launch, command);
   return run_local(launch, command, probe_devices(command, launch.nccl));
 }
 

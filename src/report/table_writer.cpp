@@ -36,6 +36,9 @@ void TableWriter::begin(const RunHeader& header) {
   for (const auto& s : header.plan.settings) setting_descriptions_[s.name] = knobs_text(s);
   out_ << "# commtune sweep: backend " << header.backend << ", " << header.plan.nranks << " ranks, "
        << header.plan.cases.size() << " cases\n";
+  if (const auto labels = header.provenance.find("labels"); labels != header.provenance.end() && labels->is_array())
+    for (const auto& label : *labels)
+      if (label.is_string()) out_ << "# label: " << label.get<std::string>() << "\n";
   for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
   out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it;"
           " sprd%: (p95 - p5) / median\n";

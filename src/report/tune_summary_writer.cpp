@@ -64,6 +64,7 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
 
 void write_tune_summary(const Recommendation& rec, std::ostream& out) {
   out << "# commtune tune: backend " << rec.backend << ", " << rec.nranks << " ranks on " << rec.nnodes << " node(s)\n";
+  for (const auto& label : rec.labels) out << "# label: " << label << "\n";
   out << "# rule: a setting wins only with disjoint median CIs and a gain >= max(" << format_percent(rec.min_margin)
       << ", noise floor); wrong data or a failure anywhere disqualifies it\n";
   out << "# objective for job-wide choices: " << rec.objective << "\n";

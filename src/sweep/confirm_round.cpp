@@ -6,21 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/case_collector.hpp"
 #include "sweep/sweep_runner.hpp"
 
 namespace commtune {
 namespace {
 
 using nlohmann::json;
-
-class CaseCollector : public ResultSink {
- public:
-  explicit CaseCollector(std::vector<CaseResult>& out) : out_(out) {}
-  void case_finished(const CaseResult& r) override { out_.push_back(r); }
-
- private:
-  std::vector<CaseResult>& out_;
-};
 
 std::string encode(const std::vector<Finalists>& finalists) {
   json list = json::array();
@@ -104,7 +96,7 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
   return out;
 }
 
-std::optional<ResultsDocument> run_confirm_round(const ConfirmContext& ctx, const std::vector<Finalists>& finalists,
+std::optional<ResultsDocument> run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                                                  std::size_t rounds) {
   const std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
   if (shared.empty() || rounds == 0) return std::nullopt;
@@ -113,7 +105,7 @@ std::optional<ResultsDocument> run_confirm_round(const ConfirmContext& ctx, cons
   CaseCollector collector(measured);
   for (std::size_t r = 0; r < rounds; ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
-    const RunSummary summary = run_sweep(SweepContext{plan, ctx.backend, ctx.control, collector, ctx.interrupted});
+    const RunSummary summary = run_sweep(ctx.with_plan(plan), collector);
     if (!summary.complete) return std::nullopt;
     std::rotate(order.begin(), order.begin() + 1, order.end());
   }

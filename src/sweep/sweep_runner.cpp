@@ -12,16 +12,16 @@ std::vector<const Case*> cases_of_setting(const Plan& plan, std::size_t setting_
   return out;
 }
 
-void record(const SweepContext& ctx, RunSummary& summary, const CaseResult& result) {
+void record(ResultSink& sink, RunSummary& summary, const CaseResult& result) {
   if (result.status == CaseStatus::WrongData)
     ++summary.wrong_data;
   else if (!result.measured())
     ++summary.failed;
   if (result.measured()) ++summary.measured;
-  ctx.sink.case_finished(result);
+  sink.case_finished(result);
 }
 
-std::unique_ptr<SettingSession> open_setting(const SweepContext& ctx, const Setting& setting,
+std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, const Setting& setting,
                                              std::optional<std::string>& failure) {
   std::unique_ptr<SettingSession> session;
   std::optional<std::string> local;
@@ -35,7 +35,7 @@ std::unique_ptr<SettingSession> open_setting(const SweepContext& ctx, const Sett
   return session;
 }
 
-CaseResult run_one(const SweepContext& ctx, SettingSession& session, const Setting& setting, const Case& c) {
+CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& setting, const Case& c) {
   std::optional<std::string> local;
   CaseResult result;
   try {
@@ -49,31 +49,31 @@ CaseResult run_one(const SweepContext& ctx, SettingSession& session, const Setti
 }
 
 // Returns false when the sweep was interrupted.
-bool run_setting(const SweepContext& ctx, std::size_t index, RunSummary& summary) {
+bool run_setting(const SweepRun& ctx, ResultSink& sink, std::size_t index, RunSummary& summary) {
   const Setting& setting = ctx.plan.settings[index];
   const std::vector<const Case*> cases = cases_of_setting(ctx.plan, index);
   if (cases.empty()) return true;
-  ctx.sink.setting_started(setting);
+  sink.setting_started(setting);
   std::optional<std::string> failure;
   std::unique_ptr<SettingSession> session = open_setting(ctx, setting, failure);
   for (const Case* c : cases) {
     if (ctx.control.any(ctx.interrupted())) return false;
     if (!session) {
-      record(ctx, summary,
+      record(sink, summary,
              failed_case(*c, setting.name, ctx.plan.nranks, CaseStatus::Failed, "setting not applied: " + *failure));
       continue;
     }
-    record(ctx, summary, run_one(ctx, *session, setting, *c));
+    record(sink, summary, run_one(ctx, *session, setting, *c));
   }
   return true;
 }
 
 }  // namespace
 
-RunSummary run_sweep(const SweepContext& context) {
+RunSummary run_sweep(const SweepRun& run, ResultSink& sink) {
   RunSummary summary;
-  for (std::size_t s = 0; s < context.plan.settings.size() && summary.complete; ++s)
-    summary.complete = run_setting(context, s, summary);
+  for (std::size_t s = 0; s < run.plan.settings.size() && summary.complete; ++s)
+    summary.complete = run_setting(run, sink, s, summary);
   return summary;
 }
 

@@ -1,14 +1,17 @@
 #include "sweep/sweep_session.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "host/host_facts.hpp"
+#include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/json_results_writer.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/table_writer.hpp"
+#include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
-#include "host/provenance.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_tuning.hpp"
 
@@ -30,7 +33,30 @@ std::unique_ptr<JsonResultsWriter> open_results(ControlPlane& control, const std
   return writer;
 }
 
+ResultsDocument swept_document(const Plan& plan, const std::string& backend, const nlohmann::json& provenance,
+                               std::vector<CaseResult> cases) {
+  ResultsDocument doc;
+  doc.schema_version = kResultsSchemaVersion;
+  doc.backend = backend;
+  doc.provenance = provenance;
+  doc.settings = plan.settings;
+  doc.cases = std::move(cases);
+  doc.complete = true;
+  return doc;
+}
+
 }  // namespace
+
+std::string default_results_path(const std::string& backend) {
+  std::string stamp = utc_timestamp();
+  stamp.erase(std::remove(stamp.begin(), stamp.end(), ':'), stamp.end());
+  return "results/commtune-" + backend + "-" + stamp + ".json";
+}
+
+int sweep_exit_code(const RunSummary& summary) {
+  if (!summary.complete) return 130;
+  return summary.wrong_data > 0 ? 1 : 0;
+}
 
 void validate_settings(const Backend& backend, const SweepConfig& config) {
   for (const auto& setting : config.settings) {
@@ -42,35 +68,27 @@ void validate_settings(const Backend& backend, const SweepConfig& config) {
   }
 }
 
-nlohmann::json launch_provenance(const SweepLaunch& launch) {
-  nlohmann::json facts = base_provenance(launch.argc, launch.argv);
-  facts["backend_choice"] = launch.choice.reason;
-  facts["config"] = {{"name", launch.config.name}, {"description", launch.config.description}};
-  return facts;
-}
-
-int run_prepared_sweep(const PreparedSweep& s) {
-  const std::string backend = s.backend.name();
-  const std::string wanted = s.launch.out_path.empty() ? default_results_path(backend) : s.launch.out_path;
-  std::unique_ptr<JsonResultsWriter> results = open_results(s.control, wanted);
+int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {
+  const std::string name = backend.name();
+  const std::string wanted = report.out_path.empty() ? default_results_path(name) : report.out_path;
+  std::unique_ptr<JsonResultsWriter> results = open_results(control, wanted);
   const std::string written = results ? results->path() : "";
   std::vector<CaseResult> swept;
   CompositeSink sink;
-  if (s.control.rank() == 0) {
-    std::cerr << "commtune: " << s.banner << "\n";
+  if (control.rank() == 0) {
+    std::cerr << "commtune: " << report.banner << "\n";
     sink.add(std::make_unique<TableWriter>(std::cout));
     sink.add(std::make_unique<ProgressReporter>(std::cerr));
     sink.add(std::move(results));
-    sink.add(std::make_unique<SweptCases>(swept));
+    sink.add(std::make_unique<CaseCollector>(swept));
   }
-  sink.begin(RunHeader{s.plan, backend, s.provenance});
+  sink.begin(RunHeader{plan, name, report.provenance});
   InterruptWatch interrupt;
-  const auto interrupted = [&] { return interrupt.requested(); };
-  const RunSummary summary = run_sweep(SweepContext{s.plan, s.backend, s.control, sink, interrupted});
+  const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
+  const RunSummary summary = run_sweep(run, sink);
   sink.end(summary);
-  if (s.control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
-  tune_after_sweep(SweepTuning{s.plan, s.backend, s.control, swept, backend, s.provenance, written, interrupted},
-                   summary);
+  if (control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
+  tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
   return sweep_exit_code(summary);
 }
 

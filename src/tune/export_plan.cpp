@@ -48,6 +48,7 @@ ExportPlan make_export_plan(const Recommendation& rec) {
   plan.nranks = rec.nranks;
   plan.nnodes = rec.nnodes;
   plan.summary = summary_lines(rec);
+  for (const auto& label : rec.labels) plan.notes.push_back("measured with " + label);
   plan.env = compose_environment(rec, plan.notes);
   check_entries(plan.env);
   if (rec.backend == "mpi")

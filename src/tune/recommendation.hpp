@@ -54,6 +54,7 @@ struct Recommendation {
   std::vector<JobChoice> choices;
   std::map<std::string, std::string> disqualified;  // setting -> reason
   std::vector<std::string> notes;
+  std::vector<std::string> labels;  // the results' labels (simulated workers, emulated nodes): said in every output
 
   const Setting* find_setting(const std::string& name) const;
   bool defaults_best() const;  // no size winner and no job-wide choice

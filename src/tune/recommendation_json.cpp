@@ -62,6 +62,7 @@ json to_json(const Recommendation& rec) {
          {"nranks", rec.nranks}, {"nnodes", rec.nnodes}, {"min_margin", rec.min_margin}, {"objective", rec.objective},
          {"confirmed", rec.confirmed}, {"confirm_rounds", rec.confirm_rounds}, {"disqualified", rec.disqualified},
          {"notes", rec.notes}};
+  if (!rec.labels.empty()) j["labels"] = rec.labels;
   j["settings"] = json::array();
   for (const auto& s : rec.settings) j["settings"].push_back(commtune::to_json(s));
   j["sizes"] = json::array();
@@ -88,6 +89,7 @@ Recommendation recommendation_from_json(const json& j, const std::string& origin
     rec.confirm_rounds = j.at("confirm_rounds").get<std::size_t>();
     rec.disqualified = j.at("disqualified").get<std::map<std::string, std::string>>();
     rec.notes = j.at("notes").get<std::vector<std::string>>();
+    rec.labels = j.value("labels", std::vector<std::string>{});
     for (const auto& s : j.at("settings")) rec.settings.push_back(setting_from_json(s, origin + ": settings"));
     for (const auto& d : j.at("sizes")) rec.sizes.push_back(size_from_json(d));
     for (const auto& c : j.at("choices")) rec.choices.push_back(choice_from_json(c));

@@ -90,6 +90,9 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options, co
   rec.backend = sweep.backend;
   rec.nranks = index.nranks();
   rec.nnodes = node_count(sweep);
+  if (const auto labels = sweep.provenance.find("labels"); labels != sweep.provenance.end() && labels->is_array())
+    for (const auto& label : *labels)
+      if (label.is_string()) rec.labels.push_back(label.get<std::string>());
   rec.min_margin = options.min_margin;
   rec.objective = options.objective.describe();
   rec.confirmed = confirmation != nullptr;

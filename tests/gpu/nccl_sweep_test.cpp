@@ -11,6 +11,7 @@ namespace {
 
 using namespace commtune::testing;
 
+// The test build commtune-faults: real NCCL workers, with a hang injected into one setting.
 TEST(GpuSweep, EmulatedNodesMeasureCorrectDataAndSurviveAHang) {
   if (visible_gpu_count() == 0) GTEST_SKIP() << "no GPU visible: a real NCCL sweep needs one";
   ScratchDir dir;
@@ -19,7 +20,7 @@ TEST(GpuSweep, EmulatedNodesMeasureCorrectDataAndSurviveAHang) {
     "settings": [{"name": "ring-simple", "knobs": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "Simple"}},
                  {"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-case:1"}},
                  {"name": "ring-ll", "knobs": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL"}}]})";
-  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--emulate-nodes", "--config",
+  const Ran ran = run_program({COMMTUNE_FAULTS_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--emulate-nodes", "--config",
                                dir.file("gpu.json"), "--init-timeout", "60", "--case-timeout", "20", "--out", dir.file("r.json")},
                               {"NCCL_SOCKET_IFNAME=lo"}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;

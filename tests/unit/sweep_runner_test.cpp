@@ -58,7 +58,7 @@ TEST(SweepRunner, ARefusedSettingFailsItsCasesWithTheReasonAndTheSweepGoesOn) {
   backend.refuse_settings = {"bad"};
   LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
-  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
+  const RunSummary summary = run_sweep(SweepRun{plan, backend, control, [] { return false; }}, sink);
   ASSERT_EQ(sink.results.size(), 9u);
   for (const auto& r : sink.results) {
     if (r.setting == "bad") {
@@ -80,7 +80,7 @@ TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
   backend.failing_cases = {1};
   LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
-  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [] { return false; }});
+  const RunSummary summary = run_sweep(SweepRun{plan, backend, control, [] { return false; }}, sink);
   ASSERT_EQ(sink.results.size(), 9u);
   EXPECT_EQ(sink.results[1].status, CaseStatus::Failed);
   EXPECT_NE(sink.results[1].reason.find("injected"), std::string::npos);
@@ -94,7 +94,7 @@ TEST(SweepRunner, AnInterruptStopsCleanlyAfterTheCurrentCase) {
   LocalControlPlane control;  // one supervisor: its own failure is the verdict
   RecordingSink sink;
   int polls = 0;
-  const RunSummary summary = run_sweep(SweepContext{plan, backend, control, sink, [&] { return ++polls > 4; }});
+  const RunSummary summary = run_sweep(SweepRun{plan, backend, control, [&] { return ++polls > 4; }}, sink);
   EXPECT_EQ(sink.results.size(), 4u);
   EXPECT_FALSE(summary.complete);
 }

@@ -13,7 +13,7 @@ std::vector<std::string> mpirun_np2() {
   const char* mpirun = std::getenv("COMMTUNE_MPIRUN");
   std::vector<std::string> argv = words(mpirun ? mpirun : "");
   if (argv.empty()) return argv;
-  for (const char* a : {"-np", "2", "-x", "COMMTUNE_FAKE_WORKER", COMMTUNE_BINARY}) argv.emplace_back(a);
+  for (const char* a : {"-np", "2", COMMTUNE_SIMULATED_BINARY}) argv.emplace_back(a);
   return argv;
 }
 
@@ -22,15 +22,13 @@ std::vector<std::string> with(std::vector<std::string> argv, const std::vector<s
   return argv;
 }
 
-const std::vector<std::string> kFake{"COMMTUNE_FAKE_WORKER=1"};
-
 TEST(MpiSweepFaults, TwoSupervisorsRecordEveryFaultAlike) {
   const auto mpirun = mpirun_np2();
   if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
   ScratchDir dir;
   const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", fault_config(), "--init-timeout", "2",
                                             "--case-timeout", "2", "--out", dir.file("r.json")}),
-                              kFake, dir);
+                              {}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   const ResultsDocument doc = load_results(dir.file("r.json"));
   EXPECT_EQ(doc.provenance["layout"]["nranks"], 2);
@@ -51,7 +49,7 @@ void expect_peer_loss_reported(const std::string& fault, const std::string& mess
   write_peer_config(dir.file("peer.json"), fault);
   const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", dir.file("peer.json"), "--init-timeout",
                                             "1", "--case-timeout", "1", "--out", dir.file("r.json")}),
-                              kFake, dir);
+                              {}, dir);
   EXPECT_NE(ran.exit_code, 0);
   EXPECT_LT(ran.seconds, 60);
   EXPECT_NE((ran.err + ran.out).find(message), std::string::npos) << ran.err << ran.out;

@@ -60,7 +60,15 @@ TEST(NcclKnobs, ValuesOutsideWhatNcclTakesAreRefused) {
   EXPECT_THROW(validate_nccl_setting(with({{"NCCL_NOT_A_KNOB", "1"}}), kAll), InputError);
   EXPECT_THROW(validate_nccl_setting(with({{"nccl_algo", "Ring"}}), kAll), InputError);
   EXPECT_THROW(validate_nccl_setting(with({{"NCCL_MIN_CTAS", "8"}, {"NCCL_MAX_CTAS", "4"}}), kAll), InputError);
-  EXPECT_THROW(validate_nccl_setting(with({{"COMMTUNE_TEST_FAULT", "explode"}}), kAll), InputError);
+}
+
+TEST(NcclKnobs, TheProductHasNoFaultKnobAndExtraKnobsAreChecked) {
+  EXPECT_THROW(validate_nccl_setting(with({{"COMMTUNE_TEST_FAULT", "hang-init"}}), kAll), InputError);
+  const KnobChecks extra{{"COMMTUNE_TEST_FAULT", [](const std::string& v) {
+                            if (v != "hang-init") throw InputError("not a fault");
+                          }}};
+  EXPECT_NO_THROW(validate_nccl_setting(with({{"COMMTUNE_TEST_FAULT", "hang-init"}}), kAll, extra));
+  EXPECT_THROW(validate_nccl_setting(with({{"COMMTUNE_TEST_FAULT", "explode"}}), kAll, extra), InputError);
 }
 
 TEST(NcclKnobs, AnOpenMpiKnobSaysWhichBackendItIsFor) {

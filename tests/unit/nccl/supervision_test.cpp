@@ -1,4 +1,4 @@
-// The watchdog and the agreement, with real processes: the commtune binary as a simulated worker.
+// The watchdog and the agreement, with real processes: the test build as a simulated worker.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,9 +14,9 @@ namespace commtune {
 namespace {
 
 WorkerSpawn fake_worker(int rank, int nranks, const std::string& fault = "") {
-  std::vector<std::string> environment{"COMMTUNE_FAKE_WORKER=1"};
+  std::vector<std::string> environment;
   if (!fault.empty()) environment.push_back("COMMTUNE_TEST_FAULT=" + fault);
-  return WorkerSpawn{COMMTUNE_BINARY, worker_arguments(rank, nranks, 0), environment};
+  return WorkerSpawn{COMMTUNE_SIMULATED_BINARY, worker_arguments(rank, nranks, 0), environment};
 }
 
 std::vector<std::string> init_lines() {

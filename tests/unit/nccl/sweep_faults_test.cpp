@@ -1,5 +1,5 @@
-// Sweep-level fault injection with the local control plane (no launcher): the real commtune
-// binary supervises simulated workers that hang, crash, write garbage or exit early.
+// Sweep-level fault injection with the local control plane (no launcher): the test build
+// commtune-simulated supervises simulated workers that hang, crash, write garbage or exit early.
 #include <gtest/gtest.h>
 
 #include "run_commtune.hpp"
@@ -9,13 +9,12 @@ namespace {
 
 using namespace commtune::testing;
 
-const std::vector<std::string> kFake{"COMMTUNE_FAKE_WORKER=1"};
 
 TEST(LocalSweepFaults, EveryFaultIsRecordedAndTheSweepGoesOn) {
   ScratchDir dir;
-  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "--config", fault_config(), "--ranks", "2",
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", fault_config(), "--ranks", "2",
                                "--init-timeout", "2", "--case-timeout", "2", "--out", dir.file("r.json")},
-                              kFake, dir);
+                              {}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_LT(ran.seconds, 60);
   const ResultsDocument doc = load_results(dir.file("r.json"));
@@ -29,9 +28,9 @@ TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {
   ScratchDir dir;
   std::ofstream(dir.file("bad.json")) << R"({"settings": [{"name": "typo", "knobs": {"NCCL_ALGO": "Rnig"}},
     {"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-init"}}]})";
-  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("bad.json"), "--out",
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("bad.json"), "--out",
                                dir.file("r.json")},
-                              kFake, dir);
+                              {}, dir);
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_NE(ran.err.find("setting 'typo'"), std::string::npos) << ran.err;
   EXPECT_NE(ran.err.find("Rnig"), std::string::npos) << ran.err;
@@ -41,14 +40,14 @@ TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {
 
 TEST(LocalSweepFaults, MoreRanksThanGpusNeedEmulatedNodes) {
   ScratchDir dir;
-  const Ran refused = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "-b", "8", "-e", "8",
+  const Ran refused = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "-b", "8", "-e", "8",
                                    "--out", dir.file("r.json")},
-                                  kFake, dir);
+                                  {}, dir);
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("--emulate-nodes"), std::string::npos) << refused.err;
-  const Ran emulated = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes", "-b",
+  const Ran emulated = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes", "-b",
                                     "8", "-e", "64", "--out", dir.file("e.json")},
-                                   kFake, dir);
+                                   {}, dir);
   ASSERT_EQ(emulated.exit_code, 0) << emulated.err;
   const ResultsDocument doc = load_results(dir.file("e.json"));
   EXPECT_EQ(doc.provenance["nccl"]["emulated_nodes"], true);
@@ -57,8 +56,6 @@ TEST(LocalSweepFaults, MoreRanksThanGpusNeedEmulatedNodes) {
 }
 
 TEST(NoGpu, BackendNcclSaysSoAndExits2) {
-  const char* fake = std::getenv("COMMTUNE_FAKE_WORKER");
-  if (fake != nullptr && std::string(fake) == "1") GTEST_SKIP() << "fake workers requested in the test environment";
   ScratchDir dir;
   const Ran info = run_program({COMMTUNE_BINARY, "info"}, {}, dir);
   ASSERT_EQ(info.exit_code, 0) << info.err;
@@ -67,6 +64,59 @@ TEST(NoGpu, BackendNcclSaysSoAndExits2) {
   const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "nccl", "-b", "8", "-e", "8"}, {}, dir);
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_NE(ran.err.find("--backend nccl"), std::string::npos) << ran.err;
+}
+
+// The commtune executable holds no test double: no fault names, no fault knob, no simulated GPU.
+TEST(ProductBinary, ContainsNoTestDoubles) {
+  const std::string binary = slurp(COMMTUNE_BINARY);
+  ASSERT_GT(binary.size(), 100000u);
+  for (const char* marker : {"COMMTUNE_TEST_FAULT", "supervisor-hang", "crash-init", "simulated GPU", "simulated workers"})
+    EXPECT_EQ(binary.find(marker), std::string::npos) << marker;
+  const std::string test_build = slurp(COMMTUNE_SIMULATED_BINARY);
+  EXPECT_NE(test_build.find("COMMTUNE_TEST_FAULT"), std::string::npos);  // the check above can see such strings
+}
+
+// A fault knob in a config of a normal run is refused before anything starts (exit 2).
+TEST(ProductBinary, RefusesTheFaultKnob) {
+  ScratchDir dir;
+  std::ofstream(dir.file("f.json")) << R"({"settings": [{"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-init"}}]})";
+  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "mpi", "--config", dir.file("f.json"), "--out",
+                               dir.file("r.json")},
+                              {}, dir);
+  EXPECT_EQ(ran.exit_code, 2);
+  EXPECT_NE(ran.err.find("COMMTUNE_TEST_FAULT"), std::string::npos) << ran.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+}
+
+// Every output of a run with simulated workers says so: banner, table, results, tune summary,
+// recommendation, and each exported file.
+TEST(SimulatedRun, IsLabelledInEveryOutput) {
+  ScratchDir dir;
+  std::ofstream(dir.file("two.json")) << R"({"sweep": {"min_bytes": "1K", "max_bytes": "64K", "factor": 8,
+    "collectives": ["allreduce"], "placements": ["out-of-place"], "min_samples": 5, "min_time": 0, "max_time": 0.02},
+    "settings": [{"name": "tree", "knobs": {"NCCL_ALGO": "Tree"}}]})";
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--config",
+                               dir.file("two.json"), "--out", dir.file("r.json")},
+                              {}, dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.err.find("simulated workers"), std::string::npos) << ran.err;
+  EXPECT_NE(ran.out.find("# label: simulated workers"), std::string::npos) << ran.out;
+  EXPECT_NE(slurp(dir.file("r.json")).find("simulated workers"), std::string::npos);
+  EXPECT_NE(slurp(dir.file("r.tune.json")).find("simulated workers"), std::string::npos);
+  const Ran tuned = run_program({COMMTUNE_BINARY, "tune", dir.file("r.json")}, {}, dir);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  EXPECT_NE(tuned.out.find("# label: simulated workers"), std::string::npos) << tuned.out;
+  std::filesystem::create_directory(dir.file("out"));
+  const Ran exported = run_program({COMMTUNE_BINARY, "export", dir.file("r.tune.json"), "--format", "all", "--out-dir",
+                                    dir.file("out")},
+                                   {}, dir);
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  std::size_t files = 0;
+  for (const auto& file : std::filesystem::directory_iterator(dir.file("out"))) {
+    ++files;
+    EXPECT_NE(slurp(file.path().string()).find("simulated workers"), std::string::npos) << file.path();
+  }
+  EXPECT_GT(files, 1u);
 }
 
 }  // namespace

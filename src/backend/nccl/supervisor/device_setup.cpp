@@ -47,10 +47,10 @@ nlohmann::json supervisor_facts(const SupervisorLayout& layout, const nlohmann::
 
 }  // namespace
 
-void validate_nccl_settings(const SweepConfig& config) {
+void validate_nccl_settings(const SweepConfig& config, const KnobChecks& extra) {
   for (const auto& setting : config.settings) {
     try {
-      validate_nccl_setting(setting, config.options.collectives);
+      validate_nccl_setting(setting, config.options.collectives, extra);
     } catch (const InputError& e) {
       throw InputError("setting '" + setting.name + "': " + e.what());
     }

@@ -15,7 +15,7 @@
 namespace commtune {
 
 // Every setting of the config, checked before anything is launched (InputError names the setting).
-void validate_nccl_settings(const SweepConfig& config);
+void validate_nccl_settings(const SweepConfig& config, const KnobChecks& extra = {});
 
 WorkerCommand this_worker_command();
 

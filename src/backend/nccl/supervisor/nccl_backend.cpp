@@ -1,6 +1,5 @@
 #include "backend/nccl/supervisor/nccl_backend.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -10,7 +9,6 @@
 #include "backend/nccl/supervisor/nccl_setting_session.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
-#include "backend/nccl/simulated/test_faults.hpp"
 
 namespace commtune {
 namespace {
@@ -22,17 +20,6 @@ std::map<std::string, std::string> as_map(const std::vector<std::string>& enviro
     if (equals != std::string::npos) variables.emplace(entry.substr(0, equals), entry.substr(equals + 1));  // first wins, as getenv
   }
   return variables;
-}
-
-// The supervisor half of fault injection: this supervisor dies or stops answering its peers.
-void inject_supervisor_fault(const Setting& setting, int rank) {
-  const auto knob = setting.knobs.find(kTestFaultKnob);
-  if (knob == setting.knobs.end()) return;
-  const TestFault fault = parse_test_fault(knob->second);
-  if (!is_supervisor_fault(fault.mode) || !fault.applies_to(rank)) return;
-  std::cerr << "commtune: rank " << rank << ": test fault " << knob->second << " (on purpose)\n";
-  if (fault.mode == FaultMode::SupervisorExit) std::_Exit(70);
-  while (true) pause();
 }
 
 nlohmann::json first_non_null(const std::vector<nlohmann::json>& parts) {
@@ -90,11 +77,10 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
 PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
-  validate_nccl_setting(setting, options.collectives);
+  validate_nccl_setting(setting, options.collectives, run_.extra_knobs);
 }
 
 std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
-  inject_supervisor_fault(setting, control_.rank());
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i)
     spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(layout_.ranks[i], layout_.nranks, layout_.devices[i]),

@@ -1,5 +1,7 @@
 #pragma once
 // How an NCCL sweep is run (not what it measures): workers, deadlines, launch mode.
+#include "knobs/nccl_knobs.hpp"
+
 namespace commtune {
 
 struct NcclRunOptions {
@@ -8,6 +10,7 @@ struct NcclRunOptions {
   double init_timeout_s = 120;   // communicator init (bootstrap included)
   double case_timeout_s = 60;    // each step of a case: prepare, check, one timed batch
   bool graph = false;            // launch timed iterations through a CUDA graph
+  KnobChecks extra_knobs;        // knobs beyond NCCL's that this build accepts: none in the product
 };
 
 }  // namespace commtune

@@ -1,8 +1,9 @@
 #pragma once
-// What a worker does for its supervisor: the real one drives a GPU through NCCL; the simulated
-// one (COMMTUNE_FAKE_WORKER=1) answers the same requests with modelled timings so that the whole
-// supervisor / watchdog machinery is testable on machines without a GPU.
+// What a worker does for its supervisor: the real one drives a GPU through NCCL; the test build's
+// simulated one (backend/nccl/simulated) answers the same requests with modelled timings, so that
+// the whole supervisor / watchdog machinery is testable on machines without a GPU.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,12 +46,10 @@ class WorkerEngine {
   virtual void finish() = 0;
 };
 
-std::unique_ptr<WorkerEngine> make_fake_engine(const WorkerIdentity& identity);
+// Makes the engine of a worker process (the product: make_nccl_engine).
+using EngineFactory = std::function<std::unique_ptr<WorkerEngine>(const WorkerIdentity&)>;
+
 // The NCCL engine; throws UnavailableError in a build without NCCL.
 std::unique_ptr<WorkerEngine> make_nccl_engine(const WorkerIdentity& identity);
-
-// True when COMMTUNE_FAKE_WORKER=1: workers simulate instead of using GPUs (tests, CI).
-bool fake_workers_requested();
-inline constexpr int kFakeGpuCount = 2;
 
 }  // namespace commtune

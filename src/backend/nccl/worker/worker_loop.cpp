@@ -1,94 +1,14 @@
 #include "backend/nccl/worker/worker_loop.hpp"
 
-#include <signal.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <optional>
 #include <string>
+
+#include "backend/nccl/line_channel.hpp"
 
 namespace commtune {
 namespace {
-
-class LineChannel {
- public:
-  explicit LineChannel(int fd) : fd_(fd) {}
-  std::optional<std::string> read_line() {
-    while (true) {
-      const std::size_t end = buffer_.find('\n');
-      if (end != std::string::npos) {
-        std::string line = buffer_.substr(0, end);
-        buffer_.erase(0, end + 1);
-        return line;
-      }
-      char chunk[4096];
-      const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<std::size_t>(n));
-    }
-  }
-  void write_line(const std::string& line) {
-    std::size_t written = 0;
-    while (written < line.size()) {
-      const ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) _exit(4);  // the supervisor is gone: nothing left to do
-      written += static_cast<std::size_t>(n);
-    }
-  }
-
- private:
-  int fd_;
-  std::string buffer_;
-};
-
-[[noreturn]] void hang_forever() {
-  while (true) pause();
-}
-
-[[noreturn]] void crash() {
-  const rlimit no_core{0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);
-  raise(SIGSEGV);
-  _exit(139);
-}
-
-// Misbehaves as the test fault asks, at the matching request. Returns a reply to send instead of
-// doing the request, or nothing to carry on normally.
-class FaultInjector {
- public:
-  FaultInjector(const std::optional<TestFault>& fault, int rank)
-      : active_(fault && fault->applies_to(rank)), fault_(fault.value_or(TestFault{})) {}
-
-  std::optional<std::string> before(const std::string& op, LineChannel& channel) {
-    if (!active_) return std::nullopt;
-    switch (fault_.mode) {
-      case FaultMode::HangInit: if (op == "init") hang_forever(); break;
-      case FaultMode::CrashInit: if (op == "init") crash(); break;
-      case FaultMode::HangCase: if (op == "time") hang_forever(); break;
-      case FaultMode::CrashCase: if (op == "prepare") crash(); break;
-      case FaultMode::ExitEarly: if (op == "prepare") _exit(0); break;
-      case FaultMode::Garbage:
-        if (op == "prepare") channel.write_line("\x01 this is not the protocol {{{\n");
-        break;
-      case FaultMode::ErrorCase:
-        if (op == "prepare" && !fired_) {
-          fired_ = true;
-          return error_reply_line("simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)", false);
-        }
-        break;
-      case FaultMode::SupervisorExit:
-      case FaultMode::SupervisorHang: break;
-    }
-    return std::nullopt;
-  }
-
- private:
-  bool active_;
-  TestFault fault_;
-  bool fired_ = false;
-};
 
 std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const std::string& op) {
   if (op == "probe") return ok_reply_line({{"facts", engine.probe()}});
@@ -105,11 +25,10 @@ std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const 
   return error_reply_line("unknown request '" + printable(op) + "'", false);
 }
 
-std::string answer(WorkerEngine& engine, const std::string& line, std::string& op) {
+std::string answer(WorkerEngine& engine, const std::string& line) {
   try {
     const nlohmann::json request = nlohmann::json::parse(line);
-    op = request.at("op").get<std::string>();
-    return dispatch(engine, request, op);
+    return dispatch(engine, request, request.at("op").get<std::string>());
   } catch (const CommunicatorLost& e) {
     return error_reply_line(e.what(), true);
   } catch (const Error& e) {
@@ -129,25 +48,29 @@ std::string op_of(const std::string& line) {
   }
 }
 
+// Blocks until a whole request line has arrived; nothing when the supervisor is gone.
+std::optional<std::string> next_request(int channel, LineBuffer& buffer) {
+  while (true) {
+    if (std::optional<std::string> line = buffer.take_line()) return line;
+    if (read_some(channel, buffer) != ReadStatus::Read) return std::nullopt;
+  }
+}
+
+void reply(int channel, const std::string& line) {
+  if (!write_all(channel, line)) _exit(4);  // the supervisor is gone: nothing left to do
+}
+
 }  // namespace
 
-int serve_supervisor(WorkerEngine& engine, const WorkerIdentity& identity, int channel_fd,
-                     const std::optional<TestFault>& fault) {
-  LineChannel channel(channel_fd);
-  FaultInjector faults(fault, identity.rank);
-  while (std::optional<std::string> line = channel.read_line()) {
-    const std::string requested = op_of(*line);
-    if (requested == "finish") {
+int serve_supervisor(WorkerEngine& engine, int channel) {
+  LineBuffer buffer;
+  while (std::optional<std::string> line = next_request(channel, buffer)) {
+    if (op_of(*line) == "finish") {
       engine.finish();
-      channel.write_line(ok_reply_line());
+      reply(channel, ok_reply_line());
       return 0;
     }
-    if (std::optional<std::string> injected = faults.before(requested, channel)) {
-      channel.write_line(*injected);
-      continue;
-    }
-    std::string op;
-    channel.write_line(answer(engine, *line, op));
+    reply(channel, answer(engine, *line));
   }
   engine.finish();
   return 5;  // the supervisor closed the channel without asking to finish

@@ -2,11 +2,10 @@
 // figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise.
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 
 #include "core/collective_traits.hpp"
-#include "backend/nccl/worker/worker_engine.hpp"
+#include "backend/nccl/simulated/simulated_engine.hpp"
 
 namespace commtune {
 namespace {
@@ -16,13 +15,13 @@ std::string environment_value(const char* name) {
   return value ? value : "";
 }
 
-class FakeEngine : public WorkerEngine {
+class SimulatedEngine : public WorkerEngine {
  public:
-  explicit FakeEngine(const WorkerIdentity& identity) : identity_(identity), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
+  explicit SimulatedEngine(const WorkerIdentity& identity) : identity_(identity), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
-    for (int d = 0; d < kFakeGpuCount; ++d)
+    for (int d = 0; d < kSimulatedGpuCount; ++d)
       devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(d) + ":00.0"},
                          {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}});
     return {{"simulated", true}, {"nccl_version", "simulated"}, {"cuda_runtime", "simulated"},
@@ -68,13 +67,8 @@ class FakeEngine : public WorkerEngine {
 
 }  // namespace
 
-std::unique_ptr<WorkerEngine> make_fake_engine(const WorkerIdentity& identity) {
-  return std::make_unique<FakeEngine>(identity);
-}
-
-bool fake_workers_requested() {
-  const char* value = std::getenv("COMMTUNE_FAKE_WORKER");
-  return value != nullptr && std::strcmp(value, "1") == 0;
+std::unique_ptr<WorkerEngine> make_simulated_engine(const WorkerIdentity& identity) {
+  return std::make_unique<SimulatedEngine>(identity);
 }
 
 }  // namespace commtune

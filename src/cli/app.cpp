@@ -1,0 +1,60 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/compare_command.hpp"
+#include "cli/export_command.hpp"
+#include "cli/info_command.hpp"
+#include "cli/sweep_command.hpp"
+#include "cli/tune_command.hpp"
+#include "cli/worker_command.hpp"
+#include "core/errors.hpp"
+#include "host/launcher.hpp"
+
+namespace commtune {
+
+int run_commtune(int argc, char** argv, const Wiring& wiring) {
+  CLI::App app{"commtune: find how fast your GPUs (or hosts) talk, and which settings make it fastest"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("commtune ") + COMMTUNE_VERSION);
+  SweepCommandOptions sweep;
+  add_sweep_command(app, sweep);
+  add_info_command(app);
+  TuneCommandOptions tune;
+  add_tune_command(app, tune);
+  ExportCommandOptions export_options;
+  add_export_command(app, export_options);
+  CompareCommandOptions compare;
+  add_compare_command(app, compare);
+  WorkerCommandOptions worker;
+  add_worker_command(app, worker);
+  // Under a launcher every rank runs this; only one should print a usage error.
+  const bool first_rank = detect_launcher().first_rank();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = first_rank ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (app.got_subcommand("sweep")) return run_sweep_command(sweep, argc, argv, wiring);
+    if (app.got_subcommand("info")) return run_info_command(wiring);
+    if (app.got_subcommand("tune")) return run_tune_command(tune);
+    if (app.got_subcommand("export")) return run_export_command(export_options);
+    if (app.got_subcommand("compare")) return run_compare_command(compare);
+    if (app.got_subcommand("worker")) return run_worker_command(worker, wiring.worker_engine);
+  } catch (const ReportedError& e) {
+    return e.exit_code();
+  } catch (const InputError& e) {
+    if (first_rank) std::cerr << "commtune: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "commtune: fatal: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace commtune
