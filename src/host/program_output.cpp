@@ -3,27 +3,26 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
+#include "core/errors.hpp"
+#include "host/spawn.hpp"
 
 namespace commtune {
 namespace {
 
 bool start(const std::vector<std::string>& argv, int out_fd, pid_t& pid) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<std::string> copies = argv;
-  std::vector<char*> pointers;
-  for (auto& c : copies) pointers.push_back(c.data());
-  pointers.push_back(nullptr);
-  const int error = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  return error == 0;
+  SpawnRequest request{argv, std::nullopt};
+  request.search_path = true;
+  request.dup2 = {{out_fd, STDOUT_FILENO}};
+  request.to_dev_null = {STDERR_FILENO};
+  try {
+    pid = spawn_process(request);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The supervisor <-> worker protocol: round trips and what counts as a broken reply.
 #include <gtest/gtest.h>
 
+#include "backend/nccl/line_channel.hpp"
 #include "backend/nccl/worker_protocol.hpp"
 
 namespace commtune {
@@ -61,6 +62,18 @@ TEST(WorkerProtocol, RequestLinesAreSingleLines) {
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1);
   EXPECT_EQ(nlohmann::json::parse(line)["op"], "time");
+}
+
+TEST(LineChannel, FramesPartialWritesIntoLines) {
+  LineBuffer buffer;
+  buffer.append("{\"ok\":", 6);
+  EXPECT_FALSE(buffer.take_line().has_value());
+  buffer.append(" true}\n{\"a\"", 11);
+  EXPECT_EQ(buffer.take_line(), std::optional<std::string>("{\"ok\": true}"));
+  EXPECT_FALSE(buffer.take_line().has_value());
+  buffer.append(":1}\n\n", 5);
+  EXPECT_EQ(buffer.take_line(), std::optional<std::string>("{\"a\":1}"));
+  EXPECT_EQ(buffer.take_line(), std::optional<std::string>(""));
 }
 
 }  // namespace

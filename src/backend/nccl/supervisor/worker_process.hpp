@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/nccl/line_channel.hpp"
+
 namespace commtune {
 
 using Clock = std::chrono::steady_clock;
@@ -19,9 +21,6 @@ struct WorkerSpawn {
   std::vector<std::string> arguments;    // argv[1..]
   std::vector<std::string> environment;  // NAME=value, the whole environment of the worker
 };
-
-// "exited with status 3", "was killed by signal 11 (Segmentation fault)".
-std::string describe_wait_status(int status);
 
 class WorkerProcess {
  public:
@@ -46,7 +45,7 @@ class WorkerProcess {
  private:
   pid_t pid_ = -1;
   int channel_ = -1;
-  std::string buffer_;
+  LineBuffer buffer_;
   std::string ending_;  // how the worker ended, once reaped
 };
 
