@@ -4,8 +4,7 @@
 
 #include "core/errors.hpp"
 #include "host/provenance.hpp"
-#include "launch/mpi_launch.hpp"
-#include "launch/nccl_launch.hpp"
+#include "launch/backend_launches.hpp"
 
 namespace commtune {
 namespace {

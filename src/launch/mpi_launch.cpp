@@ -1,4 +1,4 @@
-#include "launch/mpi_launch.hpp"
+#include "launch/backend_launches.hpp"
 
 #include "backend/mpi/mpi_backend.hpp"
 #include "control/mpi_control_plane.hpp"

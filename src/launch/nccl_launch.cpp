@@ -1,4 +1,4 @@
-#include "launch/nccl_launch.hpp"
+#include "launch/backend_launches.hpp"
 
 #include <mpi.h>
 
