@@ -1,4 +1,4 @@
-# Tuner, exports and compare (issue 4): unit tests with synthetic data and recorded fixtures,
+# Tuner, exports and compare: unit tests with synthetic data and recorded fixtures,
 # golden outputs under tests/golden/tune, and MPI runs under tests/tune/*.sh.
 commtune_unit_test(tune_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/tune/tune_test_support.cpp

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "report/export_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
@@ -16,14 +17,7 @@ namespace commtune {
 namespace {
 
 Recommendation load_recommendation(const ExportCommandOptions& o) {
-  std::ifstream in(o.input_path);
-  if (!in) throw InputError("cannot open '" + o.input_path + "'");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(o.input_path + ": not valid JSON: " + e.what());
-  }
+  const nlohmann::json doc = read_json_file(o.input_path);
   if (is_recommendation_json(doc)) return recommendation_from_json(doc, o.input_path);
   return tune(results_from_json(doc, o.input_path), resolve_tune_options(o.flags));
 }

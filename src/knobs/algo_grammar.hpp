@@ -1,7 +1,7 @@
 #pragma once
 // Which NCCL_ALGO / NCCL_PROTO tokens a value leaves enabled for each collective, so that a
 // setting NCCL could not run is refused before any worker starts (NCCL itself would only fail
-// communicator init, one worker at a time). Parsing is tune/nccl_list_syntax's, the one grammar.
+// communicator init, one worker at a time). Parsing is knobs/nccl_list_syntax's, the one grammar.
 #include <set>
 #include <string>
 #include <string_view>

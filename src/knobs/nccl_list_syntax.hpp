@@ -1,5 +1,5 @@
 #pragma once
-// NCCL_ALGO / NCCL_PROTO values (reference nccl-2.28.md section 3): `[^]e1,e2[;func:[^]e1,...]*`.
+// NCCL_ALGO / NCCL_PROTO values, in NCCL 2.28's grammar: `[^]e1,e2[;func:[^]e1,...]*`.
 // Only the first entry may omit `func:`; function prefixes and tokens are case-insensitive; no
 // whitespace. Parsing validates every token, so a value that parses is one NCCL accepts.
 #include <optional>

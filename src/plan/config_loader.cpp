@@ -1,12 +1,12 @@
 #include "plan/config_loader.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace commtune {
 namespace {
@@ -114,13 +114,7 @@ SweepConfig parse_config(const json& document, const std::string& origin) {
 }
 
 SweepConfig load_config_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open config file '" + path + "'");
-  try {
-    return parse_config(json::parse(in), path);
-  } catch (const json::parse_error& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
+  return parse_config(read_json_file(path, "config file"), path);
 }
 
 std::vector<Setting> select_settings(const std::vector<Setting>& configured, const std::vector<std::string>& only) {

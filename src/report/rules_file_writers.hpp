@@ -1,5 +1,5 @@
 #pragma once
-// Per-size rules files. NCCL tuner CSV in the example plugin's format (reference section 4):
+// Per-size rules files. NCCL tuner CSV in the format of NCCL's example tuner plugin:
 // `collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff`,
 // lowercase tokens, `#` comments. Open MPI coll/tuned dynamic rules file (4.x layout: number of
 // collectives; per collective its id, number of comm sizes; per comm size the size, number of

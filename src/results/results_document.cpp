@@ -1,8 +1,7 @@
 #include "results/results_document.hpp"
 
-#include <fstream>
-
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "results/results_json.hpp"
 
 namespace commtune {
@@ -31,13 +30,7 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
 }
 
 ResultsDocument load_results(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open results file '" + path + "'");
-  try {
-    return results_from_json(json::parse(in), path);
-  } catch (const json::parse_error& e) {
-    throw InputError(path + ": not valid JSON: " + e.what());
-  }
+  return results_from_json(read_json_file(path, "results file"), path);
 }
 
 }  // namespace commtune

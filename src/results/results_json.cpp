@@ -1,28 +1,11 @@
 #include "results/results_json.hpp"
 
-#include "core/errors.hpp"
+#include "core/json_fields.hpp"
+#include "plan/case_json.hpp"
 
 namespace commtune {
 
 using nlohmann::json;
-
-namespace {
-
-const json& field(const json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw InputError(where + ": missing field '" + key + "'");
-  return j.at(key);
-}
-
-template <typename T>
-T get(const json& j, const char* key, const std::string& where) {
-  try {
-    return field(j, key, where).get<T>();
-  } catch (const json::exception&) {
-    throw InputError(where + ": field '" + key + "' has the wrong type");
-  }
-}
-
-}  // namespace
 
 json to_json(const SampleStats& s) {
   return json{{"samples", s.count}, {"median", s.median}, {"mean", s.mean},     {"min", s.min},
@@ -31,18 +14,8 @@ json to_json(const SampleStats& s) {
 }
 
 json to_json(const CaseResult& r) {
-  json j{{"setting", r.setting},
-         {"collective", name_of(r.spec.collective)},
-         {"bytes", r.spec.bytes},
-         {"count", r.spec.count},
-         {"dtype", name_of(r.spec.dtype)},
-         {"op", name_of(r.spec.op)},
-         {"root", r.spec.root},
-         {"placement", name_of(r.spec.placement)},
-         {"nranks", r.nranks},
-         {"status", name_of(r.status)},
-         {"reason", r.reason},
-         {"wrong", r.wrong}};
+  json j{{"setting", r.setting}, {"nranks", r.nranks}, {"status", name_of(r.status)}, {"reason", r.reason}, {"wrong", r.wrong}};
+  put_case_fields(j, r.spec);
   if (r.measured()) {
     j["time_us"] = to_json(r.time_us);
     j["pipelined_us"] = r.pipelined_us;
@@ -76,50 +49,44 @@ json to_json(const SweepOptions& o) {
 
 SampleStats stats_from_json(const json& j, const std::string& where) {
   SampleStats s;
-  s.count = get<std::size_t>(j, "samples", where);
-  s.median = get<double>(j, "median", where);
-  s.mean = get<double>(j, "mean", where);
-  s.min = get<double>(j, "min", where);
-  s.max = get<double>(j, "max", where);
-  s.p5 = get<double>(j, "p5", where);
-  s.p95 = get<double>(j, "p95", where);
-  s.stddev = get<double>(j, "stddev", where);
-  s.cv = get<double>(j, "cv", where);
-  s.median_ci_low = get<double>(j, "ci_low", where);
-  s.median_ci_high = get<double>(j, "ci_high", where);
+  s.count = field_as<std::size_t>(j, "samples", where);
+  s.median = field_as<double>(j, "median", where);
+  s.mean = field_as<double>(j, "mean", where);
+  s.min = field_as<double>(j, "min", where);
+  s.max = field_as<double>(j, "max", where);
+  s.p5 = field_as<double>(j, "p5", where);
+  s.p95 = field_as<double>(j, "p95", where);
+  s.stddev = field_as<double>(j, "stddev", where);
+  s.cv = field_as<double>(j, "cv", where);
+  s.median_ci_low = field_as<double>(j, "ci_low", where);
+  s.median_ci_high = field_as<double>(j, "ci_high", where);
   return s;
 }
 
 CaseResult case_from_json(const json& j, const std::string& where) {
   CaseResult r;
-  r.setting = get<std::string>(j, "setting", where);
-  r.spec.collective = parse_collective(get<std::string>(j, "collective", where));
-  r.spec.bytes = get<std::uint64_t>(j, "bytes", where);
-  r.spec.count = get<std::size_t>(j, "count", where);
-  r.spec.dtype = parse_data_type(get<std::string>(j, "dtype", where));
-  r.spec.op = parse_reduce_op(get<std::string>(j, "op", where));
-  r.spec.root = get<int>(j, "root", where);
-  r.spec.placement = parse_placement(get<std::string>(j, "placement", where));
-  r.nranks = get<int>(j, "nranks", where);
-  r.status = parse_case_status(get<std::string>(j, "status", where));
-  r.reason = get<std::string>(j, "reason", where);
-  r.wrong = get<std::int64_t>(j, "wrong", where);
+  r.setting = field_as<std::string>(j, "setting", where);
+  r.spec = case_fields_from_json(j, where);
+  r.nranks = field_as<int>(j, "nranks", where);
+  r.status = parse_case_status(field_as<std::string>(j, "status", where));
+  r.reason = field_as<std::string>(j, "reason", where);
+  r.wrong = field_as<std::int64_t>(j, "wrong", where);
   if (r.measured()) {
-    r.time_us = stats_from_json(field(j, "time_us", where), where + ".time_us");
-    r.pipelined_us = get<double>(j, "pipelined_us", where);
-    r.algbw_gbps = get<double>(j, "algbw_gbps", where);
-    r.busbw_gbps = get<double>(j, "busbw_gbps", where);
+    r.time_us = stats_from_json(required_field(j, "time_us", where), where + ".time_us");
+    r.pipelined_us = field_as<double>(j, "pipelined_us", where);
+    r.algbw_gbps = field_as<double>(j, "algbw_gbps", where);
+    r.busbw_gbps = field_as<double>(j, "busbw_gbps", where);
   }
   return r;
 }
 
 Setting setting_from_json(const json& j, const std::string& where) {
   Setting s;
-  s.name = get<std::string>(j, "name", where);
-  if (j.contains("description")) s.description = get<std::string>(j, "description", where);
-  if (j.contains("knobs")) s.knobs = get<std::map<std::string, std::string>>(j, "knobs", where);
+  s.name = field_as<std::string>(j, "name", where);
+  if (j.contains("description")) s.description = field_as<std::string>(j, "description", where);
+  if (j.contains("knobs")) s.knobs = field_as<std::map<std::string, std::string>>(j, "knobs", where);
   if (j.contains("collectives"))
-    for (const auto& c : field(j, "collectives", where)) s.collectives.push_back(parse_collective(c.get<std::string>()));
+    for (const auto& c : required_field(j, "collectives", where)) s.collectives.push_back(parse_collective(c.get<std::string>()));
   return s;
 }
 

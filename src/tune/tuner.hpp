@@ -1,5 +1,5 @@
 #pragma once
-// The tuner (design.md, "Tuner rules"): per (collective, size) a candidate wins only if it is
+// The tuner (docs/tuning.md): per (collective, size) a candidate wins only if it is
 // clearly faster than the default (disjoint median CIs and a gain >= max(margin, noise floor))
 // in every placement, never if it produced wrong data or failed anywhere; ties keep the default.
 // With a confirmation (the finalists and the default re-measured in a fresh interleaved round),

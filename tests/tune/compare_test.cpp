@@ -8,11 +8,12 @@
 #include "report/compare_writers.hpp"
 #include "tune/regression_compare.hpp"
 #include "tune_test_support.hpp"
+#include "unit/golden.hpp"
 
 namespace commtune {
 namespace {
 
-using testing::golden_mismatch;
+using testing::expect_golden;
 using testing::source_path;
 
 void scale(CaseResult& r, double factor) {
@@ -82,8 +83,8 @@ TEST(Compare, GoldenMarkdownAndJson) {
   std::ostringstream md, js;
   write_compare_markdown(report, md);
   write_compare_json(report, js);
-  EXPECT_EQ(golden_mismatch("tests/golden/tune/compare.md", md.str()), "");
-  EXPECT_EQ(golden_mismatch("tests/golden/tune/compare.json", js.str()), "");
+  expect_golden("tune/compare.md", md.str());
+  expect_golden("tune/compare.json", js.str());
 }
 
 }  // namespace

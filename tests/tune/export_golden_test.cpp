@@ -12,11 +12,12 @@
 #include "knobs/nccl_list_syntax.hpp"
 #include "tune/tuner.hpp"
 #include "tune_test_support.hpp"
+#include "unit/golden.hpp"
 
 namespace commtune {
 namespace {
 
-using testing::golden_mismatch;
+using testing::expect_golden;
 using testing::source_path;
 
 ExportPlan plan_of(const std::string& fixture) {
@@ -33,8 +34,8 @@ void check_goldens(const std::string& fixture, const std::string& prefix) {
   const ExportPlan plan = plan_of(fixture);
   for (const auto& writer : make_export_writers()) {
     if (!writer->applies_to(plan.backend)) continue;
-    const std::string golden = "tests/golden/tune/" + prefix + "." + writer->file_name(plan.backend);
-    EXPECT_EQ(golden_mismatch(golden, render(*writer, plan)), "") << writer->format();
+    SCOPED_TRACE(writer->format());
+    expect_golden("tune/" + prefix + "." + writer->file_name(plan.backend), render(*writer, plan));
   }
 }
 
@@ -45,7 +46,7 @@ TEST(ExportGolden, EveryFormatFromTheOpenMpiFixture) { check_goldens("mpi-result
 TEST(ExportGolden, TuneSummaryOfTheNcclFixture) {
   std::ostringstream out;
   write_tune_summary(tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), out);
-  EXPECT_EQ(golden_mismatch("tests/golden/tune/nccl.summary.txt", out.str()), "");
+  expect_golden("tune/nccl.summary.txt", out.str());
 }
 
 std::vector<std::string> fields(const std::string& line) {

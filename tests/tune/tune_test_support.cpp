@@ -1,9 +1,5 @@
 #include "tune_test_support.hpp"
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
 namespace commtune::testing {
 
 std::string source_path(const std::string& relative) { return std::string(COMMTUNE_SOURCE_DIR) + "/" + relative; }
@@ -29,20 +25,6 @@ ResultsDocument synthetic_document(const std::string& backend, std::vector<Setti
   doc.cases = std::move(cases);
   doc.complete = true;
   return doc;
-}
-
-std::string golden_mismatch(const std::string& golden_relative, const std::string& actual) {
-  const std::string path = source_path(golden_relative);
-  if (std::getenv("COMMTUNE_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return "";
-  }
-  std::ifstream in(path);
-  if (!in) return "missing golden file " + path + " (run with COMMTUNE_UPDATE_GOLDEN=1 to create it)";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  if (expected.str() == actual) return "";
-  return "output differs from " + path + "\n--- expected\n" + expected.str() + "\n--- actual\n" + actual;
 }
 
 }  // namespace commtune::testing

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for the tuner tests: synthetic results documents built from sample vectors, fixture
-// paths, and golden-file comparison (COMMTUNE_UPDATE_GOLDEN=1 rewrites the golden files).
+// Helpers for the tuner tests: synthetic results documents built from sample vectors and fixture
+// paths. Golden files are compared by tests/unit/golden.hpp.
 #include <string>
 #include <vector>
 
@@ -16,8 +16,5 @@ CaseResult synthetic_case(const std::string& setting, Collective c, std::uint64_
 
 ResultsDocument synthetic_document(const std::string& backend, std::vector<Setting> settings,
                                    std::vector<CaseResult> cases);
-
-// Compares `actual` with the golden file; on mismatch returns a message, else "".
-std::string golden_mismatch(const std::string& golden_relative, const std::string& actual);
 
 }  // namespace commtune::testing

@@ -7,6 +7,8 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/collective_traits_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/planner_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_loader_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_file_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/case_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data_pattern_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep_runner_test.cpp

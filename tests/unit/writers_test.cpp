@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "golden.hpp"
 #include "report/json_results_writer.hpp"
 #include "report/table_writer.hpp"
 #include "results/results_document.hpp"
 #include "results/results_json.hpp"
+#include "unit/golden.hpp"
 
 namespace commtune {
 namespace {

@@ -129,8 +129,6 @@ std::string library_version() {
 MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
     : environment_(environment), control_(control) {}
 
-std::string mca_environment_name(const std::string& control_variable) { return "OMPI_MCA_" + control_variable; }
-
 PlanLimits MpiBackend::limits() const {
   MPI_Comm local;
   MPI_Comm_split_type(control_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);

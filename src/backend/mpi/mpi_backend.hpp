@@ -24,7 +24,4 @@ class MpiBackend : public Backend {
   MPI_Comm control_;
 };
 
-// Open MPI's MCA variable behind an MPI_T control variable name (what `mpirun -x` takes).
-std::string mca_environment_name(const std::string& control_variable);
-
 }  // namespace commtune

@@ -1,5 +1,7 @@
 #include "backend/nccl/worker_protocol.hpp"
 
+#include "plan/case_json.hpp"
+
 namespace commtune {
 
 using nlohmann::json;
@@ -21,30 +23,16 @@ CommConfig comm_config_from_json(const json& j) {
 }
 
 json to_json(const CaseRequest& request) {
-  const Case& c = request.spec;
-  return json{{"index", c.index},
-              {"collective", name_of(c.collective)},
-              {"bytes", c.bytes},
-              {"count", c.count},
-              {"dtype", name_of(c.dtype)},
-              {"op", name_of(c.op)},
-              {"root", c.root},
-              {"placement", name_of(c.placement)},
-              {"check", request.check},
-              {"graph", request.graph}};
+  json j{{"index", request.spec.index}, {"check", request.check}, {"graph", request.graph}};
+  put_case_fields(j, request.spec);
+  return j;
 }
 
 CaseRequest case_request_from_json(const json& j) {
   CaseRequest request;
-  Case& c = request.spec;
-  c.index = j.at("index").get<std::size_t>();
-  c.collective = parse_collective(j.at("collective").get<std::string>());
-  c.bytes = j.at("bytes").get<std::uint64_t>();
-  c.count = j.at("count").get<std::size_t>();
-  c.dtype = parse_data_type(j.at("dtype").get<std::string>());
-  c.op = parse_reduce_op(j.at("op").get<std::string>());
-  c.root = j.at("root").get<int>();
-  c.placement = parse_placement(j.at("placement").get<std::string>());
+  const std::size_t index = j.at("index").get<std::size_t>();
+  request.spec = case_fields_from_json(j, "malformed request: case");
+  request.spec.index = index;
   request.check = j.at("check").get<bool>();
   request.graph = j.at("graph").get<bool>();
   return request;

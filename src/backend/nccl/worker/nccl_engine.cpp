@@ -1,6 +1,7 @@
 // The real worker: one GPU, one non-blocking NCCL communicator, the fill/verify kernels and CUDA
-// event timing. Waits poll the stream and ncclCommGetAsyncError (reference section 9); a hang is
-// left to the supervisor's watchdog, which kills this process.
+// event timing. Waits poll the stream and ncclCommGetAsyncError (where a non-blocking
+// communicator reports its errors); a hang is left to the supervisor's watchdog, which kills
+// this process.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 

@@ -1,0 +1,18 @@
+# The include rule: docs/architecture.md's "Layers" table checked against every #include of src/
+# and kernels/, and a run on synthetic trees that proves the checker can fail. Label "unit".
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  set(COMMTUNE_PYTHON "${Python3_EXECUTABLE}")
+else()
+  set(COMMTUNE_PYTHON python3)
+endif()
+
+add_test(NAME architecture_include_rule
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/include_rule.py
+    --src ${PROJECT_SOURCE_DIR}/src
+    --kernels ${PROJECT_SOURCE_DIR}/kernels
+    --doc ${PROJECT_SOURCE_DIR}/docs/architecture.md)
+add_test(NAME architecture_include_rule_can_fail
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/include_rule_test.py)
+set_tests_properties(architecture_include_rule architecture_include_rule_can_fail
+  PROPERTIES LABELS unit TIMEOUT 60)
