@@ -136,7 +136,7 @@ std::string value_of(const Setting& setting, const std::string& name) {
   return it == setting.knobs.end() ? std::string() : it->second;
 }
 
-// Algorithms each collective can run, and the protocols each algorithm runs (reference section 3).
+// Algorithms each collective can run, and the protocols each algorithm runs (NCCL 2.28).
 bool algorithm_runs(const std::string& algorithm, Collective c) {
   if (algorithm == "Ring") return true;
   if (algorithm == "Tree" || algorithm == "CollNetChain" || algorithm == "NVLSTree") return c == Collective::AllReduce;

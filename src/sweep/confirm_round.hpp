@@ -1,5 +1,5 @@
 #pragma once
-// The finalists' re-measure (design.md: "re-measure the finalists in a fresh interleaved round"):
+// The finalists' re-measure, in fresh interleaved rounds:
 // the default and each finalist setting are measured again at the finalist sizes, in several
 // rounds; each round opens every setting afresh, in a rotated order, so drift hits them all
 // alike. Each round's median is one sample: a setting's confirmation case summarises its round

@@ -42,7 +42,7 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& base
   for (const auto& [name, value] : setting.knobs)
     if (!is_config_knob(name)) variables[name] = value;
   if (emulate_nodes) {
-    // One NCCL "node" per worker (reference section 5): distinct host hash, network transport.
+    // One NCCL "node" per worker: a distinct host hash, so NCCL takes the network transport.
     variables["NCCL_HOSTID"] = "commtune-emulated-node-" + std::to_string(rank);
     variables.emplace("NCCL_NET", "Socket");
     variables.emplace("NCCL_MNNVL_ENABLE", "0");
