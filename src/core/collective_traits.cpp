@@ -1,5 +1,6 @@
 #include "core/collective_traits.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace commtune {
@@ -10,10 +11,11 @@ double gather_factor(int n) { return n > 0 ? static_cast<double>(n - 1) / n : 0.
 double unit_factor(int) { return 1.0; }
 
 constexpr std::array<CollectiveTraits, 4> kTraits{{
-    {Collective::AllReduce, true, false, false, &all_reduce_factor},
-    {Collective::AllGather, false, false, true, &gather_factor},
-    {Collective::Broadcast, false, true, false, &unit_factor},
-    {Collective::ReduceScatter, true, false, true, &gather_factor},
+    // collective               reduces rooted input           result           bus factor
+    {Collective::AllReduce,     true,   false, Part::All,      Part::All,      &all_reduce_factor},
+    {Collective::AllGather,     false,  false, Part::OwnShare, Part::All,      &gather_factor},
+    {Collective::Broadcast,     false,  true,  Part::All,      Part::All,      &unit_factor},
+    {Collective::ReduceScatter, true,   false, Part::All,      Part::OwnShare, &gather_factor},
 }};
 
 }  // namespace
@@ -24,23 +26,46 @@ const CollectiveTraits& traits_of(Collective c) {
   return kTraits[0];
 }
 
+bool size_is_total(Collective c) {
+  const CollectiveTraits& t = traits_of(c);
+  return t.input == Part::OwnShare || t.result == Part::OwnShare;
+}
+
+std::size_t part_start(Part part, int rank, std::size_t count) {
+  return part == Part::OwnShare ? static_cast<std::size_t>(rank) * count : 0;
+}
+
 std::size_t size_granularity(Collective c, DataType t, int nranks) {
   const std::size_t elem = size_of(t);
-  return traits_of(c).size_is_total ? elem * static_cast<std::size_t>(nranks) : elem;
+  return size_is_total(c) ? elem * static_cast<std::size_t>(nranks) : elem;
 }
 
 BufferCounts buffer_counts(Collective c, std::size_t bytes, DataType t, int nranks) {
-  const std::size_t total = bytes / size_of(t);
-  if (!traits_of(c).size_is_total) return {total, total, total};
-  const std::size_t share = total / static_cast<std::size_t>(nranks);
-  const std::size_t whole = share * static_cast<std::size_t>(nranks);
-  if (c == Collective::AllGather) return {share, whole, share};
-  return {whole, share, share};  // reduce-scatter
+  const std::size_t shares = size_is_total(c) ? static_cast<std::size_t>(nranks) : 1;
+  const std::size_t count = bytes / size_of(t) / shares;
+  const auto elements = [&](Part part) { return part == Part::OwnShare ? count : count * shares; };
+  return {elements(traits_of(c).input), elements(traits_of(c).result), count};
 }
 
 std::size_t bytes_per_rank(Collective c, std::size_t bytes, DataType t, int nranks) {
   const BufferCounts counts = buffer_counts(c, bytes, t, nranks);
   return (counts.send_elements + counts.recv_elements) * size_of(t);
+}
+
+std::size_t send_buffer_elements(const BufferCounts& counts, Placement p) {
+  return p == Placement::InPlace ? 0 : counts.send_elements;
+}
+
+std::size_t recv_buffer_elements(const BufferCounts& counts, Placement p) {
+  return p == Placement::InPlace ? std::max(counts.send_elements, counts.recv_elements) : counts.recv_elements;
+}
+
+InPlaceOffsets nccl_in_place_offsets(Collective c, int rank, std::size_t count) {
+  return {part_start(traits_of(c).input, rank, count), part_start(traits_of(c).result, rank, count)};
+}
+
+InPlaceOffsets mpi_in_place_offsets(Collective c, int rank, std::size_t count) {
+  return {part_start(traits_of(c).input, rank, count), 0};
 }
 
 }  // namespace commtune

@@ -2,6 +2,7 @@
 
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/nccl_types.hpp"
+#include "core/check_layout.hpp"
 #include "fill_verify.hpp"
 
 namespace commtune {
@@ -16,52 +17,20 @@ DeviceCase::DeviceBuffer DeviceCase::allocate(std::size_t bytes) {
 
 DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
     : case_(c), rank_(rank), nranks_(nranks), counts_(buffer_counts(c.collective, c.bytes, c.dtype, nranks)),
-      element_size_(size_of(c.dtype)) {
-  const bool in_place = c.placement == Placement::InPlace;
-  // NCCL in place: the send buffer is the receive buffer (or holds it, for reduce-scatter).
-  if (c.collective == Collective::ReduceScatter) {
-    send_ = allocate(counts_.send_elements * element_size_);
-    if (!in_place) recv_ = allocate(counts_.recv_elements * element_size_);
-    return;
-  }
-  recv_ = allocate(counts_.recv_elements * element_size_);
-  if (!in_place) send_ = allocate(counts_.send_elements * element_size_);
+      in_place_offsets_(nccl_in_place_offsets(c.collective, rank, counts_.count)), element_size_(size_of(c.dtype)) {
+  recv_ = allocate(recv_buffer_elements(counts_, c.placement) * element_size_);
+  if (!in_place()) send_ = allocate(send_buffer_elements(counts_, c.placement) * element_size_);
 }
 
+std::byte* DeviceCase::input() const { return in_place() ? at(recv_.get(), in_place_offsets_.input) : send_.get(); }
 
-std::byte* DeviceCase::input() const {
-  const bool in_place = case_.placement == Placement::InPlace;
-  switch (case_.collective) {
-    case Collective::AllGather: return in_place ? at(recv_, static_cast<std::size_t>(rank_) * counts_.count) : send_.get();
-    case Collective::ReduceScatter: return send_.get();
-    case Collective::AllReduce:
-    case Collective::Broadcast: break;
-  }
-  return in_place ? recv_.get() : send_.get();
-}
-
-std::byte* DeviceCase::result() const {
-  if (case_.collective == Collective::ReduceScatter && case_.placement == Placement::InPlace)
-    return at(send_, static_cast<std::size_t>(rank_) * counts_.count);
-  return recv_.get();
-}
+std::byte* DeviceCase::result() const { return at(recv_.get(), in_place() ? in_place_offsets_.result : 0); }
 
 void DeviceCase::fill_for_check(cudaStream_t stream) {
-  const DataType t = case_.dtype;
-  if (recv_) kernels::fill_poison(recv_.get(), counts_.recv_elements, t, stream);
-  switch (case_.collective) {
-    case Collective::AllReduce:
-    case Collective::ReduceScatter:
-      kernels::fill_inputs(input(), counts_.send_elements, t, case_.op, rank_, nranks_, 0, stream);
-      break;
-    case Collective::AllGather:
-      kernels::fill_inputs(input(), counts_.count, t, case_.op, rank_, nranks_, static_cast<std::size_t>(rank_) * counts_.count,
-                           stream);
-      break;
-    case Collective::Broadcast:
-      if (rank_ == case_.root) kernels::fill_inputs(input(), counts_.count, t, case_.op, case_.root, nranks_, 0, stream);
-      break;
-  }
+  kernels::fill_poison(recv_.get(), recv_buffer_elements(counts_, case_.placement), case_.dtype, stream);
+  if (const auto span = input_span(case_.collective, counts_.count, rank_, nranks_, case_.root))
+    kernels::fill_inputs(at(input(), span->offset), span->elements, case_.dtype, case_.op, span->source_rank, nranks_,
+                         span->first_index, stream);
 }
 
 ncclResult_t DeviceCase::launch(ncclComm_t comm, cudaStream_t stream) const {
@@ -77,24 +46,9 @@ ncclResult_t DeviceCase::launch(ncclComm_t comm, cudaStream_t stream) const {
 }
 
 void DeviceCase::count_wrong(unsigned long long* counter, cudaStream_t stream) const {
-  const DataType t = case_.dtype;
-  const std::size_t n = counts_.count;
-  switch (case_.collective) {
-    case Collective::AllReduce:
-      kernels::count_mismatches(result(), n, t, case_.op, -1, nranks_, 0, counter, stream);
-      break;
-    case Collective::ReduceScatter:
-      kernels::count_mismatches(result(), n, t, case_.op, -1, nranks_, static_cast<std::size_t>(rank_) * n, counter, stream);
-      break;
-    case Collective::AllGather:
-      for (int r = 0; r < nranks_; ++r)
-        kernels::count_mismatches(at(recv_, static_cast<std::size_t>(r) * n), n, t, case_.op, r, nranks_,
-                                  static_cast<std::size_t>(r) * n, counter, stream);
-      break;
-    case Collective::Broadcast:
-      kernels::count_mismatches(result(), n, t, case_.op, case_.root, nranks_, 0, counter, stream);
-      break;
-  }
+  for (const DataSpan& span : result_spans(case_.collective, counts_.count, rank_, nranks_, case_.root))
+    kernels::count_mismatches(at(result(), span.offset), span.elements, case_.dtype, case_.op, span.source_rank, nranks_,
+                              span.first_index, counter, stream);
 }
 
 }  // namespace commtune

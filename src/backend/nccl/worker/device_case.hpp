@@ -1,6 +1,6 @@
 #pragma once
-// One case's GPU buffers on one rank: where the input goes and where the result lands for each
-// collective and placement (NCCL's in-place conventions), the fill before a check, the launch
+// One case's GPU buffers on one rank: where the input goes and where the result lands (sizes and
+// NCCL's in-place positions from the collective's traits), the fill before a check, the launch
 // of the collective, and the count of wrong elements after it.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -31,16 +31,18 @@ class DeviceCase {
   };
   using DeviceBuffer = std::unique_ptr<std::byte, CudaFree>;
   static DeviceBuffer allocate(std::size_t bytes);
-  std::byte* at(const DeviceBuffer& base, std::size_t elements) const { return base.get() + elements * element_size_; }
+  std::byte* at(std::byte* base, std::size_t elements) const { return base + elements * element_size_; }
+  bool in_place() const { return case_.placement == Placement::InPlace; }
   std::byte* input() const;   // where this rank's input lives
   std::byte* result() const;  // where this rank's result lands
 
   Case case_;
   int rank_, nranks_;
   BufferCounts counts_;
+  InPlaceOffsets in_place_offsets_;
   std::size_t element_size_;
-  DeviceBuffer send_;  // empty in place (except reduce-scatter, whose input is the send buffer)
-  DeviceBuffer recv_;
+  DeviceBuffer send_;  // empty in place
+  DeviceBuffer recv_;  // in place, the rank's one buffer
 };
 
 }  // namespace commtune
