@@ -7,6 +7,7 @@ commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_knobs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/worker_protocol_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/layout_test.cpp
 )
 target_compile_definitions(nccl_unit_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS})
 add_dependencies(nccl_unit_tests commtune commtune-simulated)

@@ -84,8 +84,10 @@ namespace {
 // Launcher plumbing (daemon URIs, session dirs, job keys) says nothing about performance and
 // some of it is secret-like: keep user-set MCA parameters, drop the rest of OMPI_*/PMIX_*.
 bool is_launcher_plumbing(std::string_view name) {
-  static constexpr std::array<std::string_view, 6> kPlumbing{"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
-                                                             "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_yield", "OMPI_MCA_shmem_RUNTIME"};
+  // mpirun's own plumbing; OMPI_MCA_mpi_yield_when_idle is not: mpirun sets it on oversubscribed
+  // hosts and it changes small-message latency by orders of magnitude, so it is recorded.
+  static constexpr std::array<std::string_view, 5> kPlumbing{"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
+                                                             "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME"};
   if (name.starts_with("PMIX_") || (name.starts_with("OMPI_") && !name.starts_with("OMPI_MCA_"))) return true;
   for (std::string_view prefix : kPlumbing)
     if (name.starts_with(prefix)) return true;

@@ -64,10 +64,11 @@ void plain_path(const std::string& value) {
     throw InputError("a path without control characters is needed");
 }
 
-// NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL: a path type name or its number.
+// NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL: a path type name, compared case-sensitively as NCCL does
+// (src/graph/paths.cc, strcmp against topoPathTypeStr), or an old-style number 0-5.
 void path_level(const std::string& value) {
   if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0]))) return integer_in(0, 5)(value);
-  one_of({"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"})(value);
+  one_of({"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS"}, false)(value);
 }
 
 void algorithm_list(const std::string& value) { TokenSelection(SelectionKind::Algorithm, value); }
@@ -160,6 +161,20 @@ std::set<std::string> enabled(SelectionKind kind, const std::string& value, Coll
   return TokenSelection(kind, value).enabled_for(c);
 }
 
+// Why NCCL switches `algorithm` off on `layout` (NCCL 2.28.9 src/graph/tuning.cc and the PAT
+// enable rule), or nothing.
+std::optional<std::string> unavailable(const std::string& algorithm, const Setting& setting, const NcclLayout& layout) {
+  const bool collnet = value_of(setting, "NCCL_COLLNET_ENABLE") == "1";
+  if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !collnet) return "CollNet needs NCCL_COLLNET_ENABLE=1";
+  if (algorithm == "NVLS" && layout.nnodes > 1 && !collnet) return "NVLS is off across nodes without CollNet";
+  if (algorithm == "NVLSTree" && layout.nnodes == 1) return "NVLSTree is off on one node";
+  const std::string pat = value_of(setting, "NCCL_PAT_ENABLE");
+  if (algorithm == "PAT" && pat == "0") return "PAT is off (NCCL_PAT_ENABLE=0)";
+  if (algorithm == "PAT" && pat != "1" && layout.nnodes != layout.nranks)
+    return "PAT needs one GPU per node (NCCL_PAT_ENABLE=1 forces it)";
+  return std::nullopt;
+}
+
 void check_combinations(const Setting& setting, const std::vector<Collective>& sweep_collectives) {
   const std::string algo = value_of(setting, "NCCL_ALGO"), proto = value_of(setting, "NCCL_PROTO");
   if (algo.empty() && proto.empty()) return;
@@ -205,6 +220,23 @@ void check_knob(const std::string& name, const std::string& value, const KnobChe
 }  // namespace
 
 bool is_config_knob(std::string_view name) { return name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS"; }
+
+std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout) {
+  const std::string algo = value_of(setting, "NCCL_ALGO");
+  if (algo.empty() || !setting.applies_to(c)) return std::nullopt;
+  std::set<std::string> available;
+  std::string why;
+  for (const auto& algorithm : enabled(SelectionKind::Algorithm, algo, c)) {
+    if (!algorithm_runs(algorithm, c)) continue;
+    const std::optional<std::string> off = unavailable(algorithm, setting, layout);
+    if (!off) available.insert(algorithm);
+    else why += (why.empty() ? "" : "; ") + *off;
+  }
+  if (can_run(c, available, enabled(SelectionKind::Protocol, value_of(setting, "NCCL_PROTO"), c))) return std::nullopt;
+  return "NCCL_ALGO='" + algo + "' leaves NCCL nothing to run " + std::string(name_of(c)) + " with on " +
+         std::to_string(layout.nnodes) + " node(s) x " + std::to_string(layout.nranks) + " rank(s)" +
+         (why.empty() ? std::string() : ": " + why);
+}
 
 void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives, const KnobChecks& extra) {
   for (const auto& [name, value] : setting.knobs) check_knob(name, value, extra);

@@ -4,6 +4,7 @@
 // collective of the sweep with nothing to run is an InputError (exit 2), never a hung cluster.
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,17 @@ bool is_config_knob(std::string_view name);
 // A knob's value check: throws InputError saying what is wrong with the value.
 using KnobCheck = std::function<void(const std::string& value)>;
 using KnobChecks = std::map<std::string, KnobCheck, std::less<>>;
+
+// Where a setting runs: what decides which algorithms NCCL can use at all.
+struct NcclLayout {
+  int nranks = 1;
+  int nnodes = 1;  // NCCL's nodes: distinct host hashes (every rank with --emulate-nodes)
+};
+
+// Why `setting` cannot run collective `c` on `layout`: every algorithm its NCCL_ALGO leaves is one
+// NCCL switches off there (NVLS across nodes without CollNet, NVLSTree on one node, PAT with more
+// than one GPU per node, CollNet without NCCL_COLLNET_ENABLE=1). Nothing when it can run.
+std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout);
 
 // Every knob of `setting`, for the collectives of the sweep it applies to; `extra` adds knobs
 // beyond NCCL's own (the test build's fault knob; the product has none).

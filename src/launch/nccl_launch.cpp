@@ -39,6 +39,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const AgreedDeviceFacts facts = agree_device_facts(control, partial, probe, launch.nccl);
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
+  layout.nnodes = facts.nnodes;
   const nlohmann::json provenance = provenance_of(launch, facts.provenance, control);
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run_options(launch), command, facts.free_device_bytes, provenance),
@@ -54,7 +55,7 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   const int ranks = launch.nccl.ranks > 0 ? launch.nccl.ranks : gpus;
   SupervisorLayout layout;
   layout.nranks = ranks;
-  layout.devices = devices_for(0, ranks, gpus, launch.nccl.emulate_nodes);
+  layout.devices = devices_for(0, ranks, gpus);
   for (int r = 0; r < ranks; ++r) layout.ranks.push_back(r);
   LocalControlPlane control;
   return run_supervised(launch, control, layout, command, probe);
@@ -88,7 +89,7 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
     SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
     try {
       probe = probe_devices(command, launch.nccl);
-      layout.devices = devices_for(local_rank, 1, device_count(probe), launch.nccl.emulate_nodes);
+      layout.devices = devices_for(local_rank, 1, device_count(probe));
     } catch (const Error& e) {
       failure = e.what();
     }

@@ -80,6 +80,8 @@ Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Pla
 Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits) {
   validate_options(options, limits);
   Plan plan{options, settings, {}, limits.nranks, {}};
+  if (limits.nranks == 1)
+    plan.warnings.push_back("one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks N)");
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;
   for (Collective c : options.collectives) sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
   // Setting-major order: a setting's cases run together, in one process where isolation needs it.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "knobs/nccl_knobs.hpp"
 #include "core/errors.hpp"
@@ -26,19 +27,25 @@ std::uint64_t least_free_bytes(const nlohmann::json& probe, const std::vector<in
   return least;
 }
 
-int most_ranks_on_one_device(const std::vector<int>& devices) {
-  std::map<int, int> per_device;
-  int most = 1;
-  for (int d : devices) most = std::max(most, ++per_device[d]);
-  return most;
+std::string bus_id_of(const nlohmann::json& probe, int device) {
+  return probe.at("devices").at(static_cast<std::size_t>(device)).value("pci_bus_id", "device " + std::to_string(device));
+}
+
+std::vector<WorkerPlace> places_of(const nlohmann::json& supervisors) {
+  std::vector<WorkerPlace> places;
+  for (const auto& supervisor : supervisors)
+    for (const auto& worker : supervisor.at("workers"))
+      places.push_back({worker.at("rank").get<int>(), supervisor.at("host").get<std::string>(),
+                        worker.at("pci_bus_id").get<std::string>()});
+  return places;
 }
 
 nlohmann::json supervisor_facts(const SupervisorLayout& layout, const nlohmann::json& probe) {
   nlohmann::json workers = nlohmann::json::array();
-  for (std::size_t i = 0; i < layout.ranks.size(); ++i) workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}});
+  for (std::size_t i = 0; i < layout.ranks.size(); ++i)
+    workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}, {"pci_bus_id", bus_id_of(probe, layout.devices[i])}});
   return {{"host", host_name()},
           {"free_device_bytes", least_free_bytes(probe, layout.devices)},
-          {"ranks_per_device", most_ranks_on_one_device(layout.devices)},
           {"workers", workers},
           {"devices", probe},
           {"gpu_topology", gpu_topology_matrix()},
@@ -82,14 +89,30 @@ nlohmann::json probe_devices(const WorkerCommand& command, const NcclRunOptions&
 
 int device_count(const nlohmann::json& probe) { return static_cast<int>(probe.at("devices").size()); }
 
-std::vector<int> devices_for(int first_local_rank, int local_ranks, int gpus, bool emulate_nodes) {
+std::vector<int> devices_for(int first_local_rank, int local_ranks, int gpus) {
   if (gpus <= 0) throw UnavailableError("--backend nccl: no GPU is visible on " + host_name());
-  if (first_local_rank + local_ranks > gpus && !emulate_nodes)
-    throw InputError(std::to_string(first_local_rank + local_ranks) + " ranks on " + host_name() + " but only " +
-                     std::to_string(gpus) + " GPU(s): NCCL refuses two ranks on one GPU; use fewer ranks or --emulate-nodes");
   std::vector<int> devices;
   for (int r = first_local_rank; r < first_local_rank + local_ranks; ++r) devices.push_back(r % gpus);
   return devices;
+}
+
+PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emulate_nodes) {
+  PlacementFacts facts;
+  std::map<std::pair<std::string, std::string>, std::vector<int>> ranks_on;
+  std::set<std::string> hosts;
+  for (const WorkerPlace& w : workers) {
+    ranks_on[{w.host, w.pci_bus_id}].push_back(w.rank);
+    hosts.insert(w.host);
+  }
+  for (const auto& [gpu, ranks] : ranks_on) {
+    facts.ranks_per_device = std::max(facts.ranks_per_device, static_cast<int>(ranks.size()));
+    if (ranks.size() > 1 && !emulate_nodes && !facts.refusal)
+      facts.refusal = "ranks " + std::to_string(ranks[0]) + " and " + std::to_string(ranks[1]) + " would share GPU " + gpu.second +
+                      " on " + gpu.first + " (" + std::to_string(ranks.size()) +
+                      " ranks on it): NCCL refuses two ranks on one GPU; use fewer ranks per host or --emulate-nodes";
+  }
+  facts.nnodes = emulate_nodes ? static_cast<int>(workers.size()) : std::max<int>(1, static_cast<int>(hosts.size()));
+  return facts;
 }
 
 AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
@@ -98,16 +121,16 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
   nlohmann::json decided = nlohmann::json::object();
   if (control.rank() == 0) {
     std::uint64_t least = 0;
-    int most = 1;
     nlohmann::json supervisors = nlohmann::json::array();
     for (const auto& text : all) {
       nlohmann::json facts = nlohmann::json::parse(text);
       const auto free = facts.at("free_device_bytes").get<std::uint64_t>();
       least = least == 0 ? free : std::min(least, free);
-      most = std::max(most, facts.at("ranks_per_device").get<int>());
       supervisors.push_back(std::move(facts));
     }
-    decided = {{"free_device_bytes", least}, {"ranks_per_device", most}};
+    const PlacementFacts placement = placement_facts(places_of(supervisors), run.emulate_nodes);
+    decided = {{"free_device_bytes", least}, {"ranks_per_device", placement.ranks_per_device}, {"nnodes", placement.nnodes},
+               {"refusal", placement.refusal ? *placement.refusal : ""}};
     decided["provenance"] = {{"supervisors", supervisors},
                              {"emulated_nodes", run.emulate_nodes},
                              {"cuda_graph_launch", run.graph},
@@ -115,8 +138,9 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
                              {"case_timeout_s", run.case_timeout_s}};
   }
   const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(decided.dump()));
+  if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty()) throw InputError(refusal);
   return AgreedDeviceFacts{agreed.at("free_device_bytes").get<std::uint64_t>(), agreed.at("ranks_per_device").get<int>(),
-                           control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
+                           agreed.at("nnodes").get<int>(), control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
 }
 
 }  // namespace commtune

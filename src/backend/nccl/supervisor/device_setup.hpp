@@ -3,6 +3,7 @@
 // tells what GPUs, driver, CUDA and NCCL this host has, so the supervisor never holds a CUDA
 // context) and the facts every supervisor must agree on before planning.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,16 +24,36 @@ WorkerCommand this_worker_command();
 nlohmann::json probe_devices(const WorkerCommand& command, const NcclRunOptions& run);
 int device_count(const nlohmann::json& probe);
 
-// Devices for `ranks` workers on `gpus` GPUs; throws InputError when ranks share GPUs without
-// --emulate-nodes.
-std::vector<int> devices_for(int first_local_rank, int local_ranks, int gpus, bool emulate_nodes);
+// Devices for the workers of local ranks first_local_rank.. on the `gpus` visible GPUs: local rank
+// modulo the visible GPUs, so one visible GPU per task (srun --gpus-per-task=1, a per-rank
+// CUDA_VISIBLE_DEVICES) maps every task to its own device 0. Sharing is judged later, on the real
+// GPUs (placement_facts). Throws UnavailableError when no GPU is visible.
+std::vector<int> devices_for(int first_local_rank, int local_ranks, int gpus);
+
+// Where one worker runs: its host and its GPU's PCI bus id, as NCCL tells GPUs apart.
+struct WorkerPlace {
+  int rank = 0;
+  std::string host;
+  std::string pci_bus_id;
+};
+
+struct PlacementFacts {
+  int ranks_per_device = 1;           // most workers on one GPU of one host
+  int nnodes = 1;                     // NCCL's nodes: hosts, or every rank with --emulate-nodes
+  std::optional<std::string> refusal; // two ranks on one GPU without --emulate-nodes (NCCL refuses it)
+};
+
+PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emulate_nodes);
 
 struct AgreedDeviceFacts {
   std::uint64_t free_device_bytes = 0;  // least free memory of any device used, all hosts
   int ranks_per_device = 1;
+  int nnodes = 1;
   nlohmann::json provenance;  // rank 0 only
 };
 
+// Every supervisor offers its workers' devices; all get the same facts, or the same InputError
+// when ranks would share a GPU without --emulate-nodes.
 AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
                                      const NcclRunOptions& run);
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "knobs/nccl_knobs.hpp"
+#include "backend/nccl/supervisor/layout_skips.hpp"
 #include "backend/nccl/supervisor/nccl_setting_session.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
@@ -61,6 +62,10 @@ CommConfig comm_config_of(const Setting& setting) {
   CommConfig config;
   if (const auto it = setting.knobs.find("NCCL_MIN_CTAS"); it != setting.knobs.end()) config.min_ctas = std::stoi(it->second);
   if (const auto it = setting.knobs.find("NCCL_MAX_CTAS"); it != setting.knobs.end()) config.max_ctas = std::stoi(it->second);
+  // NCCL 2.28.9 rejects a config whose other bound is left undefined (INT_MIN: min > max fails
+  // init, src/init.cc), so a lone bound gets NCCL's own limit as its partner.
+  if (config.min_ctas && !config.max_ctas) config.max_ctas = kNcclMaxChannels;
+  if (config.max_ctas && !config.min_ctas) config.min_ctas = 1;
   if (const auto it = setting.knobs.find("NCCL_NET"); it != setting.knobs.end()) config.net_name = it->second;
   return config;
 }
@@ -81,6 +86,12 @@ void NcclBackend::validate(const Setting& setting, const SweepOptions& options) 
 }
 
 std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
+  LayoutSkips skips = layout_skips(setting, options, NcclLayout{layout_.nranks, layout_.nnodes});
+  if (skips_everything(skips, setting, options)) return skipping(nullptr, std::move(skips), layout_.nranks);
+  return skipping(open_workers(setting, options), std::move(skips), layout_.nranks);
+}
+
+std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting, const SweepOptions& options) {
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i)
     spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(layout_.ranks[i], layout_.nranks, layout_.devices[i]),

@@ -22,6 +22,7 @@ struct SupervisorLayout {
   std::vector<int> ranks;     // global ranks of this supervisor's workers
   std::vector<int> devices;   // their CUDA devices
   int ranks_per_device = 1;   // most workers sharing one GPU (emulated nodes), all hosts
+  int nnodes = 1;             // NCCL's nodes (hosts; every rank with --emulate-nodes)
 };
 
 // How to start a worker: this executable, and the environment every worker starts from.
@@ -41,6 +42,7 @@ class NcclBackend : public Backend {
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
 
  private:
+  std::unique_ptr<SettingSession> open_workers(const Setting& setting, const SweepOptions& options);
   ControlPlane& control_;
   SupervisorLayout layout_;
   NcclRunOptions run_;
@@ -57,6 +59,9 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& base
 // argv of `commtune worker` for one rank.
 std::vector<std::string> worker_arguments(int rank, int nranks, int device);
 
+inline constexpr int kNcclMaxChannels = 64;  // NCCL's MAXCHANNELS
+
+// The setting's per-communicator knobs; a lone NCCL_MIN_CTAS / NCCL_MAX_CTAS gets its partner.
 CommConfig comm_config_of(const Setting& setting);
 
 std::chrono::milliseconds to_milliseconds(double seconds);

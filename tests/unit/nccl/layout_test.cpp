@@ -1,0 +1,101 @@
+// Issue-8 fixes that need no GPU: a lone CTA bound, case-sensitive path levels, per-task GPU
+// binding and shared-GPU refusal, and settings that cannot apply on the run's layout.
+#include <gtest/gtest.h>
+
+#include "backend/nccl/supervisor/device_setup.hpp"
+#include "backend/nccl/supervisor/layout_skips.hpp"
+#include "backend/nccl/supervisor/nccl_backend.hpp"
+#include "core/errors.hpp"
+#include "knobs/nccl_knobs.hpp"
+
+namespace commtune {
+namespace {
+
+const std::vector<Collective> kAll{Collective::AllReduce, Collective::AllGather, Collective::Broadcast,
+                                   Collective::ReduceScatter};
+
+Setting with(std::map<std::string, std::string> knobs) { return Setting{"s", "", std::move(knobs), {}}; }
+
+TEST(CtaBounds, ALoneBoundGetsItsPartner) {
+  const CommConfig min_only = comm_config_of(with({{"NCCL_MIN_CTAS", "8"}}));
+  EXPECT_EQ(min_only.min_ctas, 8);
+  EXPECT_EQ(min_only.max_ctas, kNcclMaxChannels);
+  const CommConfig max_only = comm_config_of(with({{"NCCL_MAX_CTAS", "4"}}));
+  EXPECT_EQ(max_only.min_ctas, 1);
+  EXPECT_EQ(max_only.max_ctas, 4);
+  const CommConfig both = comm_config_of(with({{"NCCL_MIN_CTAS", "2"}, {"NCCL_MAX_CTAS", "16"}}));
+  EXPECT_EQ(both.min_ctas, 2);
+  EXPECT_EQ(both.max_ctas, 16);
+  EXPECT_FALSE(comm_config_of(with({})).min_ctas.has_value());
+}
+
+TEST(PathLevels, AreCaseSensitiveAsInNccl) {
+  for (const char* level : {"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS", "0", "5"})
+    EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", level}}), kAll)) << level;
+  for (const char* level : {"nvl", "Sys", "pxb", "6", "NET"})
+    EXPECT_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", level}}), kAll), InputError) << level;
+  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_NET_GDR_LEVEL", "phb"}}), kAll), InputError);
+}
+
+TEST(GpuBinding, OneVisibleGpuPerTaskMapsEveryLocalRankToIt) {
+  EXPECT_EQ(devices_for(1, 1, 1), std::vector<int>{0});
+  EXPECT_EQ(devices_for(3, 1, 1), std::vector<int>{0});
+  EXPECT_EQ(devices_for(5, 1, 8), std::vector<int>{5});
+  EXPECT_EQ(devices_for(0, 3, 2), (std::vector<int>{0, 1, 0}));
+  EXPECT_THROW(devices_for(0, 1, 0), UnavailableError);
+}
+
+TEST(GpuBinding, OnlyTheSameGpuOfTheSameHostIsShared) {
+  // srun --gpus-per-task=1: every task sees "its" GPU as device 0, on distinct PCI buses.
+  const PlacementFacts per_task = placement_facts(
+      {{0, "n1", "0000:18:00.0"}, {1, "n1", "0000:2a:00.0"}, {2, "n2", "0000:18:00.0"}, {3, "n2", "0000:2a:00.0"}}, false);
+  EXPECT_FALSE(per_task.refusal.has_value());
+  EXPECT_EQ(per_task.ranks_per_device, 1);
+  EXPECT_EQ(per_task.nnodes, 2);
+  const PlacementFacts shared = placement_facts({{0, "n1", "0000:18:00.0"}, {1, "n1", "0000:18:00.0"}}, false);
+  ASSERT_TRUE(shared.refusal.has_value());
+  EXPECT_NE(shared.refusal->find("ranks 0 and 1"), std::string::npos) << *shared.refusal;
+  EXPECT_NE(shared.refusal->find("--emulate-nodes"), std::string::npos);
+  const PlacementFacts emulated = placement_facts({{0, "n1", "b"}, {1, "n1", "b"}, {2, "n1", "b"}}, true);
+  EXPECT_FALSE(emulated.refusal.has_value());
+  EXPECT_EQ(emulated.ranks_per_device, 3);
+  EXPECT_EQ(emulated.nnodes, 3);
+}
+
+TEST(LayoutConflict, NvlsIsOffAcrossNodesAndPatWithSeveralGpusPerNode) {
+  const Setting nvls = with({{"NCCL_ALGO", "NVLS"}});
+  EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, {8, 1}).has_value());
+  const auto across = layout_conflict(nvls, Collective::AllReduce, {16, 2});
+  ASSERT_TRUE(across.has_value());
+  EXPECT_NE(across->find("NVLS is off across nodes"), std::string::npos) << *across;
+  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "NVLS"}, {"NCCL_COLLNET_ENABLE", "1"}}), Collective::AllReduce, {16, 2}));
+
+  const Setting pat = with({{"NCCL_ALGO", "PAT"}});
+  EXPECT_FALSE(layout_conflict(pat, Collective::AllGather, {4, 4}).has_value());
+  EXPECT_TRUE(layout_conflict(pat, Collective::AllGather, {8, 1}).has_value());
+  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "PAT"}, {"NCCL_PAT_ENABLE", "1"}}), Collective::AllGather, {8, 1}));
+
+  EXPECT_TRUE(layout_conflict(with({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, {8, 1}).has_value());
+  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, {16, 2}).has_value());
+  EXPECT_FALSE(layout_conflict(with({}), Collective::AllReduce, {16, 2}).has_value());
+}
+
+TEST(LayoutSkips, ASettingThatAppliesNowhereStartsNoWorkers) {
+  SweepOptions options;
+  options.collectives = {Collective::AllReduce, Collective::AllGather};
+  const Setting nvls = with({{"NCCL_ALGO", "allreduce:NVLS;allgather:NVLS"}});
+  const LayoutSkips skips = layout_skips(nvls, options, {4, 4});
+  EXPECT_EQ(skips.size(), 2u);
+  EXPECT_TRUE(skips_everything(skips, nvls, options));
+  auto session = skipping(nullptr, skips, 4);
+  Case c;
+  c.collective = Collective::AllGather;
+  const CaseResult r = session->run_case(c, nvls);
+  EXPECT_EQ(r.status, CaseStatus::Skipped);
+  EXPECT_NE(r.reason.find("not applicable here"), std::string::npos) << r.reason;
+  const Setting mixed = with({{"NCCL_ALGO", "allreduce:NVLS;allgather:Ring"}});
+  EXPECT_FALSE(skips_everything(layout_skips(mixed, options, {4, 4}), mixed, options));
+}
+
+}  // namespace
+}  // namespace commtune
