@@ -35,14 +35,21 @@ std::size_t part_start(Part part, int rank, std::size_t count) {
   return part == Part::OwnShare ? static_cast<std::size_t>(rank) * count : 0;
 }
 
+// nccl-tests' per-rank share of all-gather and reduce-scatter: whole 16-byte units
+// ((count / nranks) & ~(16 / eltSize - 1) in its all_gather.cu / reduce_scatter.cu).
+constexpr std::size_t kShareAlignment = 16;
+
+std::size_t share_elements(std::size_t elem) { return std::max<std::size_t>(1, kShareAlignment / elem); }
+
 std::size_t size_granularity(Collective c, DataType t, int nranks) {
   const std::size_t elem = size_of(t);
-  return size_is_total(c) ? elem * static_cast<std::size_t>(nranks) : elem;
+  return size_is_total(c) ? elem * share_elements(elem) * static_cast<std::size_t>(nranks) : elem;
 }
 
 BufferCounts buffer_counts(Collective c, std::size_t bytes, DataType t, int nranks) {
   const std::size_t shares = size_is_total(c) ? static_cast<std::size_t>(nranks) : 1;
-  const std::size_t count = bytes / size_of(t) / shares;
+  const std::size_t unit = size_is_total(c) ? share_elements(size_of(t)) : 1;
+  const std::size_t count = bytes / size_of(t) / shares / unit * unit;
   const auto elements = [&](Part part) { return part == Part::OwnShare ? count : count * shares; };
   return {elements(traits_of(c).input), elements(traits_of(c).result), count};
 }

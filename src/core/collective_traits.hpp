@@ -37,7 +37,8 @@ struct BufferCounts {
   std::size_t count = 0;          // the count the API call takes (nccl-tests' "count" column)
 };
 
-// Smallest size step for which every rank gets a whole number of elements.
+// Smallest size step for which every rank gets a whole number of elements; for all-gather and
+// reduce-scatter a whole number of 16-byte units per rank, as nccl-tests rounds its rows.
 std::size_t size_granularity(Collective c, DataType t, int nranks);
 
 // Element counts of the send and receive buffers for a case of `bytes` on `nranks` ranks.

@@ -10,7 +10,7 @@ for np in 2 3 4; do
   "$CHECK" "$WORK/np$np.json" --nranks "$np" --min-cases 30
 done
 say "mpirun -np 3: reduce-scatter, and broadcast from rank 2, both placements"
-"${MPIRUN[@]}" -np 3 "$COMMTUNE" sweep --collectives reducescatter,broadcast -r 2 -b 12 -e 48K -f 8 --max-time 0.05 \
+"${MPIRUN[@]}" -np 3 "$COMMTUNE" sweep --collectives reducescatter,broadcast -r 2 -b 48 -e 192K -f 8 --max-time 0.05 \
   --out "$WORK/scatter.json" > "$WORK/table.txt"
 grep -q "Out of bounds values : 0 OK" "$WORK/table.txt" || die "wrong data reported"
 "$CHECK" "$WORK/scatter.json" --nranks 3 --min-cases 20

@@ -41,9 +41,21 @@ TEST(SizeAccounting, AllReduceAndBroadcastUseTheSizeAsIs) {
   EXPECT_EQ(buffer_counts(Collective::Broadcast, 4096, DataType::Int8, 3).recv_elements, 4096u);
 }
 
-TEST(SizeAccounting, GranularityKeepsWholeElementsPerRank) {
-  EXPECT_EQ(size_granularity(Collective::AllGather, DataType::Float32, 4), 16u);
+TEST(SizeAccounting, GranularityKeepsWhole16ByteSharesPerRank) {
+  EXPECT_EQ(size_granularity(Collective::AllGather, DataType::Float32, 4), 64u);  // 4 ranks x 16 B
+  EXPECT_EQ(size_granularity(Collective::ReduceScatter, DataType::Int8, 3), 48u);
+  EXPECT_EQ(size_granularity(Collective::AllGather, DataType::Float64, 2), 32u);
   EXPECT_EQ(size_granularity(Collective::AllReduce, DataType::Float32, 4), 4u);
+}
+
+// nccl-tests: the per-rank count of all-gather / reduce-scatter is (count / nranks) rounded down
+// to whole 16-byte units, (count/nranks) & ~(16/eltSize - 1).
+TEST(SizeAccounting, SharesRoundDownTo16BytesAsNcclTestsDoes) {
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 1000, DataType::Int8, 3).count, 320u);     // 333 -> 320
+  EXPECT_EQ(buffer_counts(Collective::ReduceScatter, 1000, DataType::Float16, 3).count, 160u);  // 166 -> 160
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 100, DataType::Float64, 3).count, 4u);     // 4 (already even)
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 16, DataType::Float32, 4).count, 0u);      // below one unit a rank
+  EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Int8, 3).count, 1000u);    // not a share
 }
 
 TEST(SizeAccounting, BytesPerRankCountsBothBuffers) {
@@ -74,14 +86,15 @@ TEST(CollectiveRows, EveryCollectiveHasItsOwnRow) {
 }
 
 TEST(SizeAccounting, ASizeThatDoesNotSplitEvenlyDropsTheRemainder) {
-  // 1000 B of float = 250 elements; over 4 ranks 62 each, 248 in the whole buffer.
+  // 1000 B of float = 250 elements; over 4 ranks 62 each, rounded down to whole 16-byte units
+  // (4 floats): 60 each, 240 in the whole buffer.
   const BufferCounts gather = buffer_counts(Collective::AllGather, 1000, DataType::Float32, 4);
-  EXPECT_EQ(gather.count, 62u);
-  EXPECT_EQ(gather.send_elements, 62u);
-  EXPECT_EQ(gather.recv_elements, 248u);
+  EXPECT_EQ(gather.count, 60u);
+  EXPECT_EQ(gather.send_elements, 60u);
+  EXPECT_EQ(gather.recv_elements, 240u);
   const BufferCounts scatter = buffer_counts(Collective::ReduceScatter, 1000, DataType::Float32, 4);
-  EXPECT_EQ(scatter.send_elements, 248u);
-  EXPECT_EQ(scatter.recv_elements, 62u);
+  EXPECT_EQ(scatter.send_elements, 240u);
+  EXPECT_EQ(scatter.recv_elements, 60u);
   EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Float64, 4).count, 125u);  // whole elements only
 }
 

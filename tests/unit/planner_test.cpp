@@ -22,8 +22,9 @@ std::vector<Setting> two_settings() {
 
 TEST(Planner, CrossesSettingsCollectivesSizesAndPlacements) {
   const Plan plan = make_plan(small_sweep(), two_settings(), PlanLimits{4, 4, 0});
-  // default: allreduce 4 sizes + allgather 3 sizes (8 B < 4 ranks x 4 B) ; ar-ring: allreduce only
-  EXPECT_EQ(plan.cases.size(), (4u + 3u + 4u) * 2u);
+  // default: allreduce 4 sizes + allgather 2 sizes (8 B and 32 B < 4 ranks x 16 B, nccl-tests'
+  // share unit); ar-ring: allreduce only
+  EXPECT_EQ(plan.cases.size(), (4u + 2u + 4u) * 2u);
   for (std::size_t i = 0; i < plan.cases.size(); ++i) EXPECT_EQ(plan.cases[i].index, i);
 }
 
