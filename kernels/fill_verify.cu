@@ -13,7 +13,6 @@ namespace commtune::kernels {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr double kPoison = pattern::kPoison;
 using pattern::input_value;
 using pattern::reduced_value;
 
@@ -39,10 +38,11 @@ template <>
 __device__ bool same<__nv_bfloat16>(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(a) == __bfloat162float(b); }
 
 template <typename T>
-__global__ void fill_kernel(T* out, std::size_t count, ReduceOp op, int rank, int nranks, std::size_t first, bool poison) {
+__global__ void fill_kernel(T* out, std::size_t count, ReduceOp op, int rank, int nranks, std::size_t first, bool poison,
+                            double poison_value) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    out[i] = as_type<T>(poison ? kPoison : input_value(op, rank, first + i, nranks));
+    out[i] = as_type<T>(poison ? poison_value : input_value(op, rank, first + i, nranks));
 }
 
 template <typename T>
@@ -90,15 +90,17 @@ void fill_inputs(void* buffer, std::size_t count, DataType type, ReduceOp op, in
                  cudaStream_t stream) {
   dispatch(type, [&](auto zero) {
     using T = decltype(zero);
-    fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, op, rank, nranks, first, false);
+    fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, op, rank, nranks, first, false,
+                                                                0.0);
   });
   check_launch("fill kernel");
 }
 
-void fill_poison(void* buffer, std::size_t count, DataType type, cudaStream_t stream) {
+void fill_poison(void* buffer, std::size_t count, DataType type, double poison, cudaStream_t stream) {
   dispatch(type, [&](auto zero) {
     using T = decltype(zero);
-    fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, ReduceOp::Sum, 0, 1, 0, true);
+    fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, ReduceOp::Sum, 0, 1, 0, true,
+                                                                poison);
   });
   check_launch("poison kernel");
 }

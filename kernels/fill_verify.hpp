@@ -15,8 +15,9 @@ namespace commtune::kernels {
 void fill_inputs(void* buffer, std::size_t count, DataType type, ReduceOp op, int rank, int nranks,
                  std::size_t first_index, cudaStream_t stream);
 
-// A value no correct result has, so a receive buffer left untouched is counted as wrong.
-void fill_poison(void* buffer, std::size_t count, DataType type, cudaStream_t stream);
+// buffer[i] = poison for i < count: a value no correct result has (measure/data_pattern's
+// poison_value), so a receive buffer left untouched is counted as wrong.
+void fill_poison(void* buffer, std::size_t count, DataType type, double poison, cudaStream_t stream);
 
 // Adds to *device_counter the elements of buffer that differ from the expected value at
 // first_index + i: the reduction over all ranks when source_rank < 0, else source_rank's input.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "measure/data_values.hpp"
@@ -52,7 +53,65 @@ auto dispatch(DataType t, Fn&& fn) {
   throw InputError("data type " + std::string(name_of(t)) + " has no host representation (GPU backends only)");
 }
 
+// `value` as type t holds it: integers wrap (two's complement), floating types keep the small
+// integers of the pattern exactly (inexact_check says where that ends).
+double stored(DataType t, double value) {
+  const auto whole = static_cast<std::int64_t>(value);
+  switch (t) {
+    case DataType::Int8: return static_cast<std::int8_t>(whole);
+    case DataType::Uint8: return static_cast<std::uint8_t>(whole);
+    case DataType::Int32: return static_cast<std::int32_t>(whole);
+    case DataType::Uint32: return static_cast<std::uint32_t>(whole);
+    default: return value;
+  }
+}
+
+// Every value an input or a correct result of the pattern can take: results depend on the
+// element index modulo 8 only, inputs are 0..7 (1 and 2 for products).
+std::vector<double> pattern_values(DataType t, ReduceOp op, int nranks) {
+  std::vector<double> values;
+  for (std::size_t k = 0; k < 8; ++k) {
+    values.push_back(stored(t, pattern::reduced_value(op, k, nranks)));
+    for (int r = 0; r < std::min(nranks, 8); ++r) values.push_back(stored(t, pattern::input_value(op, r, k, nranks)));
+  }
+  return values;
+}
+
+// The largest integer below which every integer is exact in t (0: no limit that matters here).
+double exact_integer_limit(DataType t) {
+  switch (t) {
+    case DataType::BFloat16: return 256;
+    case DataType::Float16: return 2048;
+    case DataType::Float32: return 16777216;
+    default: return 0;
+  }
+}
+
+double largest_sum(int nranks) {
+  double largest = 0;
+  for (std::size_t k = 0; k < 8; ++k) largest = std::max(largest, pattern::reduced_value(ReduceOp::Sum, k, nranks));
+  return largest;
+}
+
 }  // namespace
+
+double poison_value(DataType t, ReduceOp op, int nranks) {
+  const std::vector<double> taken = pattern_values(t, op, nranks);
+  for (double candidate = 99; candidate <= 127; ++candidate)  // exact in every type, int8 and bfloat16 included
+    if (std::find(taken.begin(), taken.end(), stored(t, candidate)) == taken.end()) return candidate;
+  throw BackendError("no poison value left for this case");  // at most 24 values are taken of the 29 candidates
+}
+
+std::optional<std::string> inexact_check(DataType t, ReduceOp op, int nranks) {
+  const double limit = exact_integer_limit(t);
+  if (op != ReduceOp::Sum || limit == 0 || largest_sum(nranks) <= limit) return std::nullopt;
+  int exact_up_to = 1;
+  while (largest_sum(exact_up_to + 1) <= limit) ++exact_up_to;
+  return "data check off: " + std::string(name_of(t)) + " sums over " + std::to_string(nranks) + " ranks reach " +
+         std::to_string(static_cast<long long>(largest_sum(nranks))) + ", past " +
+         std::to_string(static_cast<long long>(limit)) + ", the largest integer it holds exactly (exact up to " +
+         std::to_string(exact_up_to) + " ranks); use -d float or -o max";
+}
 
 double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
   return pattern::input_value(op, rank, index, nranks);
@@ -71,11 +130,11 @@ void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank,
   });
 }
 
-void fill_poison(std::span<std::byte> buffer, DataType t) {
+void fill_poison(std::span<std::byte> buffer, DataType t, double poison) {
   dispatch(t, [&](auto zero) {
     using T = decltype(zero);
     const std::size_t n = buffer.size() / sizeof(T);
-    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, pattern::kPoison);
+    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, poison);
     return 0;
   });
 }

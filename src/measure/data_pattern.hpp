@@ -5,7 +5,9 @@
 // the same way MPI does).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 
 #include "core/types.hpp"
 
@@ -21,8 +23,16 @@ double reduced_value(ReduceOp op, std::size_t index, int nranks, DataType t);
 void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks,
                  std::size_t first_index = 0);
 
-// Writes a value no correct result has (stale-data detector for receive buffers).
-void fill_poison(std::span<std::byte> buffer, DataType t);
+// A value that no input and no correct result of a case can hold in type t (integers wrap as the
+// collectives' integer sums do), so an element the collective left untouched counts as wrong.
+double poison_value(DataType t, ReduceOp op, int nranks);
+
+// Why the data check cannot be exact: a half, bfloat16 or float sum over `nranks` ranks that
+// passes the largest integer the type holds exactly. Nothing when it is exact.
+std::optional<std::string> inexact_check(DataType t, ReduceOp op, int nranks);
+
+// Writes `poison` into every element (stale-data detector for receive buffers).
+void fill_poison(std::span<std::byte> buffer, DataType t, double poison);
 
 // Counts elements of `buffer` that differ from `expected(first_index + i)`.
 std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first_index,

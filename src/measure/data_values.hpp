@@ -15,8 +15,6 @@
 
 namespace commtune::pattern {
 
-inline constexpr double kPoison = 99;  // above any input or result the pattern produces
-
 COMMTUNE_HOST_DEVICE inline double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
   if (op == ReduceOp::Prod) return (index + static_cast<std::size_t>(rank)) % static_cast<std::size_t>(nranks) == 0 ? 2 : 1;
   return static_cast<double>((static_cast<std::size_t>(rank) * 3 + index) % 8);

@@ -4,6 +4,7 @@
 
 #include "core/collective_traits.hpp"
 #include "core/errors.hpp"
+#include "measure/data_pattern.hpp"
 #include "plan/sizes.hpp"
 
 namespace commtune {
@@ -80,6 +81,11 @@ Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Pla
 Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits) {
   validate_options(options, limits);
   Plan plan{options, settings, {}, limits.nranks, {}};
+  if (plan.options.check)
+    if (const auto inexact = inexact_check(options.dtype, options.op, limits.nranks)) {
+      plan.options.check = false;
+      plan.warnings.push_back(*inexact);
+    }
   if (limits.nranks == 1)
     plan.warnings.push_back("one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks N)");
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "fill_verify.hpp"
+#include "measure/data_pattern.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 
 namespace commtune {
@@ -55,10 +56,11 @@ TEST_F(GpuKernels, SingleRankReductionIsItsInput) {
 }
 
 TEST_F(GpuKernels, PoisonIsWrongEverywhere) {
-  for (DataType t : kTypes) {
-    kernels::fill_poison(buffer_, kCount, t, nullptr);
-    EXPECT_EQ(wrong(t, ReduceOp::Sum, -1, 4, 0), kCount) << name_of(t);
-  }
+  for (DataType t : kTypes)
+    for (int nranks : {4, 29, 36}) {
+      kernels::fill_poison(buffer_, kCount, t, poison_value(t, ReduceOp::Sum, nranks), nullptr);
+      EXPECT_EQ(wrong(t, ReduceOp::Sum, -1, nranks, 0), kCount) << name_of(t) << " " << nranks;
+    }
 }
 
 }  // namespace

@@ -56,8 +56,38 @@ TEST(DataPattern, RanksContributeDifferentValues) {
 
 TEST(DataPattern, PoisonNeverLooksLikeAnInput) {
   std::vector<std::byte> buffer(64 * sizeof(std::int32_t));
-  fill_poison(buffer, DataType::Int32);
+  fill_poison(buffer, DataType::Int32, poison_value(DataType::Int32, ReduceOp::Sum, 4));
   EXPECT_EQ(count_input_mismatches(buffer, DataType::Int32, ReduceOp::Sum, 1, 4), 64);
+}
+
+// The old fixed poison (99) was the exact all-reduce sum of some elements at 29 ranks.
+TEST(DataPattern, PoisonIsNeverACorrectResultAtAnyRankCount) {
+  const std::vector<DataType> host_types{DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64,
+                                         DataType::Uint64, DataType::Float32, DataType::Float64};
+  for (DataType t : host_types)
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
+      for (int nranks = 1; nranks <= 300; ++nranks) {
+        std::vector<std::byte> poisoned(16 * size_of(t));
+        fill_poison(poisoned, t, poison_value(t, op, nranks));
+        ASSERT_EQ(count_mismatches(poisoned, t, 0, reduced_value, op, nranks), 16)
+            << name_of(t) << " " << name_of(op) << " " << nranks;
+        ASSERT_EQ(count_input_mismatches(poisoned, t, op, nranks - 1, nranks), 16) << name_of(t) << " " << nranks;
+      }
+  EXPECT_NE(poison_value(DataType::Float32, ReduceOp::Sum, 29), 99.0);
+}
+
+// Sums stay exact up to 256 in bfloat16, 2048 in half: the check says where it stops.
+TEST(DataPattern, InexactSumsSwitchTheCheckOffWithTheLimit) {
+  EXPECT_FALSE(inexact_check(DataType::BFloat16, ReduceOp::Sum, 8).has_value());
+  EXPECT_FALSE(inexact_check(DataType::BFloat16, ReduceOp::Sum, 72).has_value());
+  const auto bf16 = inexact_check(DataType::BFloat16, ReduceOp::Sum, 73);
+  ASSERT_TRUE(bf16.has_value());
+  EXPECT_NE(bf16->find("exact up to 72 ranks"), std::string::npos) << *bf16;
+  EXPECT_FALSE(inexact_check(DataType::Float16, ReduceOp::Sum, 584).has_value());
+  EXPECT_TRUE(inexact_check(DataType::Float16, ReduceOp::Sum, 585).has_value());
+  EXPECT_FALSE(inexact_check(DataType::BFloat16, ReduceOp::Max, 4096).has_value());
+  EXPECT_FALSE(inexact_check(DataType::Int8, ReduceOp::Sum, 4096).has_value());  // wraps exactly
+  EXPECT_FALSE(inexact_check(DataType::Float32, ReduceOp::Sum, 100000).has_value());
 }
 
 TEST(DataPattern, OffsetsSelectTheRightElements) {

@@ -58,7 +58,7 @@ void HostCollective::run() {
 }
 
 void HostCollective::fill_for_check() {
-  fill_poison(recv_, case_.dtype);
+  fill_poison(recv_, case_.dtype, poison_value(case_.dtype, case_.op, nranks_));
   if (const auto span = input_span(case_.collective, counts_.count, rank_, nranks_, case_.root))
     fill_inputs(elements(input(), *span), case_.dtype, case_.op, span->source_rank, nranks_, span->first_index);
 }

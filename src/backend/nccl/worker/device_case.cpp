@@ -1,5 +1,7 @@
 #include "backend/nccl/worker/device_case.hpp"
 
+#include "measure/data_pattern.hpp"
+
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/nccl_types.hpp"
 #include "core/check_layout.hpp"
@@ -27,7 +29,8 @@ std::byte* DeviceCase::input() const { return in_place() ? at(recv_.get(), in_pl
 std::byte* DeviceCase::result() const { return at(recv_.get(), in_place() ? in_place_offsets_.result : 0); }
 
 void DeviceCase::fill_for_check(cudaStream_t stream) {
-  kernels::fill_poison(recv_.get(), recv_buffer_elements(counts_, case_.placement), case_.dtype, stream);
+  kernels::fill_poison(recv_.get(), recv_buffer_elements(counts_, case_.placement), case_.dtype,
+                      poison_value(case_.dtype, case_.op, nranks_), stream);
   if (const auto span = input_span(case_.collective, counts_.count, rank_, nranks_, case_.root))
     kernels::fill_inputs(at(input(), span->offset), span->elements, case_.dtype, case_.op, span->source_rank, nranks_,
                          span->first_index, stream);
