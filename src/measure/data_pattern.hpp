@@ -1,8 +1,7 @@
 #pragma once
 // Deterministic host-memory inputs whose exact collective result is known, and the count of
-// elements that differ from it. Values are small integers, exact in every type, so sums,
-// products, max and min over any rank count up to thousands are exact (integer types wrap
-// the same way MPI does).
+// elements that differ from it. Values are small integers (measure/data_values.hpp says where
+// sums stop being exact in half, bfloat16 and float; integer types wrap the same way MPI does).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
