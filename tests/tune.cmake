@@ -13,3 +13,5 @@ target_sources(tune_unit_tests PRIVATE
 commtune_mpi_test(tune_mpi_aa_soundness tune/mpi_aa_soundness.sh)
 commtune_mpi_test(tune_mpi_roundtrip tune/mpi_tune_roundtrip.sh)
 commtune_mpi_test(tune_mpi_compare tune/mpi_compare.sh)
+add_test(NAME tune_output_safety COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/tune/output_safety.sh $<TARGET_FILE:commtune>)
+set_tests_properties(tune_output_safety PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "COMMTUNE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")

@@ -12,6 +12,7 @@ struct CompareCommandOptions {
   double threshold = 0.05;
   std::string format = "markdown";
   std::string out_path;
+  bool force = false;  // replace --out if it exists
 };
 
 void add_compare_command(CLI::App& app, CompareCommandOptions& options);

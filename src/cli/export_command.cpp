@@ -1,7 +1,6 @@
 #include "cli/export_command.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "report/export_writer.hpp"
+#include "report/output_file.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/tuner.hpp"
@@ -22,19 +22,22 @@ Recommendation load_recommendation(const ExportCommandOptions& o) {
   return tune(results_from_json(doc, o.input_path), resolve_tune_options(o.flags));
 }
 
-void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path) {
-  std::ofstream out(path);
-  writer.write(plan, out);
-  if (!out) throw InputError("cannot write '" + path + "'");
-  std::cerr << "commtune: " << writer.format() << " -> " << path << "\n";
+void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path, const OutputPolicy& policy) {
+  emit_output(path, policy, [&](std::ostream& out) { writer.write(plan, out); });
+  if (!path.empty()) std::cerr << "commtune: " << writer.format() << " -> " << path << "\n";
 }
 
-int write_all(const ExportPlan& plan, const std::string& dir) {
+int write_all(const ExportPlan& plan, const std::string& dir, const OutputPolicy& policy) {
   if (dir.empty()) throw InputError("--format all needs --out-dir DIR");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  for (const auto& writer : make_export_writers())
-    if (writer->applies_to(plan.backend)) write_file(*writer, plan, dir + "/" + writer->file_name(plan.backend));
+  if (!std::filesystem::is_directory(dir)) throw InputError("--out-dir '" + dir + "' is not a folder");
+  const auto writers = make_export_writers();
+  std::vector<std::pair<const ExportWriter*, std::string>> files;
+  for (const auto& writer : writers)
+    if (writer->applies_to(plan.backend)) files.emplace_back(writer.get(), dir + "/" + writer->file_name(plan.backend));
+  for (const auto& [writer, path] : files) check_output_path(path, policy);  // all refused before one is written
+  for (const auto& [writer, path] : files) write_file(*writer, plan, path, policy);
   return 0;
 }
 
@@ -46,18 +49,19 @@ void add_export_command(CLI::App& app, ExportCommandOptions& o) {
   cmd->add_option("--format", o.format, "shell (default), conf, docker, json, nccl-tuner, ompi-rules, or all");
   cmd->add_option("--out", o.out_path, "Output file for one format (default: stdout)");
   cmd->add_option("--out-dir", o.out_dir, "Folder for --format all");
+  cmd->add_flag("--force", o.force, "Replace existing output files (never an input, never through a symbolic link)");
   add_tune_flags(*cmd, o.flags);
 }
 
 int run_export_command(const ExportCommandOptions& o) {
+  const OutputPolicy policy{o.force, {o.input_path}};
   const ExportPlan plan = make_export_plan(load_recommendation(o));
-  if (o.format == "all") return write_all(plan, o.out_dir);
+  if (o.format == "all") return write_all(plan, o.out_dir, policy);
   for (const auto& writer : make_export_writers()) {
     if (writer->format() != o.format) continue;
     if (!writer->applies_to(plan.backend))
       throw InputError("format " + o.format + " does not apply to the " + plan.backend + " backend");
-    if (o.out_path.empty()) writer->write(plan, std::cout);
-    else write_file(*writer, plan, o.out_path);
+    write_file(*writer, plan, o.out_path, policy);
     return 0;
   }
   throw InputError("unknown --format '" + o.format + "' (shell, conf, docker, json, nccl-tuner, ompi-rules, all)");

@@ -15,6 +15,7 @@ struct ExportCommandOptions {
   std::string format = "shell";
   std::string out_path;  // one format; empty: stdout
   std::string out_dir;   // --format all
+  bool force = false;    // replace existing output files
   TuneFlags flags;
 };
 

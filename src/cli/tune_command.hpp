@@ -12,6 +12,7 @@ namespace commtune {
 struct TuneCommandOptions {
   std::string results_path;
   std::string out_path;  // recommendation JSON; empty: none
+  bool force = false;    // replace --out if it exists
   TuneFlags flags;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "knobs/nccl_knobs.hpp"
 #include "knobs/nccl_list_syntax.hpp"
 #include "knobs/ompi_algorithms.hpp"
 
@@ -24,6 +25,23 @@ void validate_ompi_algorithm(const std::string& name, const std::string& value) 
                      " algorithm (a name such as ring, or its number)");
 }
 
+// The Open MPI knobs an export may write: coll/tuned's forced algorithm of a collective and its
+// numeric companions (segment size, fan-outs, outstanding requests).
+void validate_ompi_knob(const std::string& name, const std::string& value) {
+  const auto collective = ompi_knob_collective(name);
+  if (!collective)
+    throw InputError("knob " + name + " is not an Open MPI collective knob commtune exports (coll_tuned_<collective>_algorithm" +
+                     " and its _segmentsize, _tree_fanout, _chain_fanout, _max_requests)");
+  if (is_ompi_algorithm_knob(name)) return validate_ompi_algorithm(name, value);
+  const std::string stem = "coll_tuned_" + ompi_collective_key(*collective) + "_algorithm";
+  const std::string suffix = name.substr(stem.size());
+  static constexpr std::string_view kCompanions[] = {"_segmentsize", "_tree_fanout", "_chain_fanout", "_max_requests"};
+  if (std::find(std::begin(kCompanions), std::end(kCompanions), suffix) == std::end(kCompanions))
+    throw InputError("knob " + name + " is not an Open MPI collective knob commtune exports");
+  if (value.empty() || !std::all_of(value.begin(), value.end(), is_digit))
+    throw InputError("knob " + name + ": '" + value + "' is not a non-negative integer");
+}
+
 }  // namespace
 
 bool is_valid_env_name(const std::string& name) {
@@ -38,9 +56,9 @@ void validate_knob(const std::string& backend, const std::string& name, const st
   if (!is_inert_value(value))
     throw InputError("knob " + name + ": value '" + value +
                      "' has characters outside [A-Za-z0-9_.,:;^/+@%=-] and cannot be exported safely");
-  if (name == "NCCL_ALGO") parse_nccl_list(value, NcclListKind::Algorithm);
-  if (name == "NCCL_PROTO") parse_nccl_list(value, NcclListKind::Protocol);
-  if (backend == "mpi" && is_ompi_algorithm_knob(name)) validate_ompi_algorithm(name, value);
+  if (backend == "nccl") return validate_nccl_knob(name, value);
+  if (backend == "mpi") return validate_ompi_knob(name, value);
+  throw InputError("unknown backend '" + backend + "' (mpi or nccl)");
 }
 
 }  // namespace commtune

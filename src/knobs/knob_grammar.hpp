@@ -1,8 +1,9 @@
 #pragma once
-// Every name and value an export writes is checked here first: environment names are
-// [A-Za-z_][A-Za-z0-9_]*, NCCL_ALGO / NCCL_PROTO follow NCCL's list grammar, Open MPI algorithm
-// variables take a known algorithm, and any other value is limited to characters that cannot
-// start shell syntax (no quotes, $, `, \, spaces, newlines, redirections or globs).
+// Every name and value an export writes is checked here first: only knobs of commtune's knob
+// tables (the NCCL table of knobs/nccl_knobs, Open MPI's coll/tuned algorithm variables and their
+// companions), each value checked against that knob's grammar, and every value limited to
+// characters that cannot start shell syntax (no quotes, $, `, \, spaces, newlines, redirections
+// or globs). BASH_ENV, LD_PRELOAD, PATH or any other variable is refused.
 #include <string>
 
 namespace commtune {

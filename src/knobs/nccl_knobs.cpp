@@ -221,6 +221,8 @@ void check_knob(const std::string& name, const std::string& value, const KnobChe
 
 bool is_config_knob(std::string_view name) { return name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS"; }
 
+void validate_nccl_knob(const std::string& name, const std::string& value) { check_knob(name, value, {}); }
+
 std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout) {
   const std::string algo = value_of(setting, "NCCL_ALGO");
   if (algo.empty() || !setting.applies_to(c)) return std::nullopt;

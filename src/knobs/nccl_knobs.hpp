@@ -32,6 +32,10 @@ struct NcclLayout {
 // than one GPU per node, CollNet without NCCL_COLLNET_ENABLE=1). Nothing when it can run.
 std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout);
 
+// One knob of the product's NCCL table, its value checked against the knob's grammar (the test
+// build's extra knobs are not in it): what an export may write.
+void validate_nccl_knob(const std::string& name, const std::string& value);
+
 // Every knob of `setting`, for the collectives of the sweep it applies to; `extra` adds knobs
 // beyond NCCL's own (the test build's fault knob; the product has none).
 void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives,

@@ -1,16 +1,9 @@
 #include "report/recommendation_file.hpp"
 
-#include <fstream>
-
-#include "core/errors.hpp"
-
 namespace commtune {
 
-void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation) {
-  std::ofstream out(path);
-  out << recommendation.dump(2) << "\n";
-  out.flush();
-  if (!out) throw InputError("cannot write the recommendation to '" + path + "'");
+void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation, const OutputPolicy& policy) {
+  write_output_file(path, recommendation.dump(2) + "\n", policy);
 }
 
 }  // namespace commtune

@@ -1,12 +1,15 @@
 #pragma once
 // Writes a recommendation (the tuner's JSON, for `commtune export`) to a file; one behaviour for
-// `commtune tune --out` and the end-of-sweep tuning: InputError naming the file when it fails.
+// `commtune tune --out` and the end-of-sweep tuning: report/output_file's rules (no overwrite
+// unless forced, no symlink, never over an input, atomic), InputError naming the file.
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "report/output_file.hpp"
+
 namespace commtune {
 
-void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation);
+void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation, const OutputPolicy& policy);
 
 }  // namespace commtune

@@ -27,7 +27,7 @@ void publish(const std::string& results_path, const Recommendation& rec, const s
   if (confirmation)
     for (const auto& c : confirmation->cases) doc["confirmation_cases"].push_back(to_json(c));
   const std::string path = recommendation_path(results_path);
-  write_recommendation_file(path, doc);
+  write_recommendation_file(path, doc, OutputPolicy{false, {results_path}});
   std::cerr << "commtune: recommendation written to " << path << "\n";
 }
 

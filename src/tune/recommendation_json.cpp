@@ -48,7 +48,13 @@ JobChoice choice_from_json(const json& j) {
 
 void check_names(const Recommendation& rec, const std::string& origin) {
   for (const auto& s : rec.settings)
-    for (const auto& [name, value] : s.knobs) validate_knob(rec.backend, name, value);
+    for (const auto& [name, value] : s.knobs) {
+      try {
+        validate_knob(rec.backend, name, value);
+      } catch (const InputError& e) {
+        throw InputError(origin + ": setting '" + s.name + "': " + e.what());
+      }
+    }
   for (const auto& d : rec.sizes)
     if (!d.winner.empty() && !rec.find_setting(d.winner)) throw InputError(origin + ": unknown setting " + d.winner);
   for (const auto& c : rec.choices)

@@ -58,5 +58,21 @@ TEST(KnobGrammar, RefusesAnythingThatCouldInjectShellCode) {
   EXPECT_NO_THROW(validate_knob("nccl", "NCCL_SOCKET_IFNAME", "^lo,docker0"));
 }
 
+// A tampered recommendation must not reach a training job's environment: only knobs of
+// commtune's tables are exported, each with its own value grammar.
+TEST(KnobGrammar, ExportsOnlyKnobsOfTheKnobTables) {
+  for (const char* backend : {"nccl", "mpi"})
+    for (const char* name : {"BASH_ENV", "LD_PRELOAD", "PATH", "PROMPT_COMMAND", "COMMTUNE_TEST_FAULT", "NCCL_NOT_A_KNOB"})
+      EXPECT_THROW(validate_knob(backend, name, "1"), InputError) << backend << " " << name;
+  EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "$(touch /tmp/x)"), InputError);
+  EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "2"), InputError);  // the knob's own grammar
+  EXPECT_THROW(validate_knob("mpi", "btl_tcp_if_include", "eth0"), InputError);
+  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_evil", "1"), InputError);
+  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_segmentsize", "-1"), InputError);
+  EXPECT_NO_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_segmentsize", "65536"));
+  EXPECT_NO_THROW(validate_knob("nccl", "NCCL_P2P_LEVEL", "NVL"));
+  EXPECT_THROW(validate_knob("tpu", "NCCL_ALGO", "Ring"), InputError);
+}
+
 }  // namespace
 }  // namespace commtune
