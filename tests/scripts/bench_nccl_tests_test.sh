@@ -8,7 +8,7 @@
 #           says it sees a GPU.
 # Usage: bench_nccl_tests_test.sh parse|launch COMMTUNE COMMTUNE_SIMULATED
 set -euo pipefail
-mode=$1 commtune=$2 simulated=$3
+mode=$1 commtune=$(realpath "$2") simulated=$(realpath "$3")
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bench=$src/scripts/bench-nccl-tests.sh
 fixtures=$src/tests/fixtures
