@@ -1,0 +1,22 @@
+# The scripts under scripts/ that a GPU machine runs, checked here without one: their parsing,
+# their tables and their refusals (label unit), and their launches with stand-ins (label mpi).
+function(commtune_script_test name label script)
+  add_test(NAME ${name} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${script} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT 180)
+endfunction()
+
+commtune_script_test(bench_nccl_tests_parsing unit bench_nccl_tests_test.sh parse
+  $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
+commtune_script_test(bench_nccl_tests_launch mpi bench_nccl_tests_test.sh launch
+  $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
+
+commtune_script_test(device_check_refusals unit device_check_test.sh refusals
+  $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
+# The dry run runs the GPU sweep tests in their simulated mode where the NCCL backend is built.
+set(COMMTUNE_DRY_RUN_SWEEP_TESTS "")
+if(COMMTUNE_HAVE_NCCL)
+  set(COMMTUNE_DRY_RUN_SWEEP_TESTS $<TARGET_FILE:gpu_sweep_tests>)
+endif()
+commtune_script_test(device_check_dry_run mpi device_check_test.sh dry-run
+  $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated> ${COMMTUNE_DRY_RUN_SWEEP_TESTS})
+set_tests_properties(device_check_dry_run PROPERTIES TIMEOUT 300)
