@@ -28,6 +28,12 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   return facts;
 }
 
+// Longer than any step a live peer can take (its own watchdog bounds its workers).
+std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
+  const double longest_step = std::max({run.init_timeout_s, run.case_timeout_s, 10.0});
+  return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
+}
+
 NcclRunOptions run_options(const SweepLaunch& launch) {
   NcclRunOptions run = launch.nccl;
   run.extra_knobs = launch.wiring.extra_nccl_knobs;
@@ -47,7 +53,8 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const Plan plan = make_plan(launch.config.options, launch.config.settings, backend->limits());
   const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
-  return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner});
+  const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
+  return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner, grace});
 }
 
 int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {
@@ -61,10 +68,6 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   return run_supervised(launch, control, layout, command, probe);
 }
 
-std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
-  const double longest_step = std::max({run.init_timeout_s, run.case_timeout_s, 10.0});
-  return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
-}
 
 [[noreturn]] void end_job(const std::string& message) {
   std::cerr << "commtune: error: " << message << std::endl;

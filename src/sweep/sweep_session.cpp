@@ -83,7 +83,7 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
     sink.add(std::make_unique<CaseCollector>(swept));
   }
   sink.begin(RunHeader{plan, name, report.provenance});
-  InterruptWatch interrupt;
+  InterruptWatch interrupt(report.stop_grace);
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
   const RunSummary summary = run_sweep(run, sink);
   sink.end(summary);

@@ -2,6 +2,7 @@
 // What every backend's sweep does once it has a plan: rank 0 opens the results file and attaches
 // the writers, every rank runs the plan, then the end-of-sweep tuning. The launches of the MPI and
 // NCCL backends only differ in how they build the backend and the control plane.
+#include <chrono>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@ struct SweepReport {
   std::string out_path;       // empty: results/commtune-BACKEND-TIME.json
   nlohmann::json provenance;  // rank 0's
   std::string banner;         // rank 0's first line on stderr: backend, ranks, labels
+  std::chrono::seconds stop_grace{300};  // after Ctrl-C / SIGTERM: longer than the longest step
 };
 
 // Every rank calls it in step; returns the process exit code (sweep_exit_code).

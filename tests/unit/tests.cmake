@@ -1,6 +1,7 @@
 commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/interrupt_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sizes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/statistics_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stopping_rule_test.cpp
