@@ -19,11 +19,11 @@ class SupervisedBatchTimer : public BatchTimer {
   using RunBatch = std::function<StepOutcome(std::size_t iterations, nlohmann::json& data)>;
   explicit SupervisedBatchTimer(RunBatch run) : run_(std::move(run)) {}
 
-  std::vector<double> time_batch(std::size_t iterations) override {
+  BatchTimes time_batch(std::size_t iterations) override {
     nlohmann::json data;
     const StepOutcome outcome = run_(iterations, data);
     if (!outcome.ok()) throw BatchFailed{outcome};
-    return data.at("seconds").get<std::vector<double>>();
+    return BatchTimes{data.at("seconds").get<std::vector<double>>(), std::nullopt};
   }
 
  private:
