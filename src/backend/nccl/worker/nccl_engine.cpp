@@ -1,10 +1,11 @@
-// The real worker: one GPU, one non-blocking NCCL communicator, the fill/verify kernels and CUDA
-// event timing. Waits poll the stream and ncclCommGetAsyncError (where a non-blocking
-// communicator reports its errors); a hang is left to the supervisor's watchdog, which kills
-// this process.
+// The real worker: one GPU, one blocking NCCL communicator, the fill/verify kernels and CUDA
+// event timing. Waits poll the stream and ncclCommGetAsyncError, so that an error found while
+// waiting carries NCCL's text and belongs to the step that waited; a hang is left to the
+// supervisor's watchdog, which kills this process (NCCL has no collective timeout).
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -63,6 +64,7 @@ class EventPool {
   EventPool(const EventPool&) = delete;
   EventPool& operator=(const EventPool&) = delete;
   cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
+
   std::vector<double> intervals() const {
     std::vector<double> seconds(events_.size() - 1);
     for (std::size_t i = 0; i + 1 < events_.size(); ++i) {
@@ -76,6 +78,19 @@ class EventPool {
  private:
   std::vector<cudaEvent_t> events_;
 };
+
+// Blocking, NCCL's default and what nccl-tests uses: with blocking = 0 every group end (every
+// collective is one) starts a launch thread (src/group.cc). Only the CTA bounds that were given
+// are set: NCCL refuses minCTAs > maxCTAs before it fills defaults (src/init.cc,
+// parseCommConfig), so completing a lone bound is the supervisor's (comm_config_of).
+ncclConfig_t blocking_config(const CommConfig& config, const std::string& net_name) {
+  ncclConfig_t nccl_config = NCCL_CONFIG_INITIALIZER;
+  nccl_config.blocking = 1;
+  if (config.min_ctas) nccl_config.minCTAs = *config.min_ctas;
+  if (config.max_ctas) nccl_config.maxCTAs = *config.max_ctas;
+  if (!net_name.empty()) nccl_config.netName = net_name.c_str();
+  return nccl_config;
+}
 
 class NcclEngine : public WorkerEngine {
  public:
@@ -104,21 +119,25 @@ class NcclEngine : public WorkerEngine {
     check_cuda(cudaSetDevice(identity_.device), "cudaSetDevice", true);
     check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate", true);
     check_cuda(cudaMalloc(&counter_, sizeof *counter_), "cudaMalloc", true);
+    check_cuda(cudaMallocHost(&counter_host_, sizeof *counter_host_), "cudaMallocHost", true);
     net_name_ = config.net_name;  // NCCL keeps the pointer
-    ncclConfig_t nccl_config = NCCL_CONFIG_INITIALIZER;
-    nccl_config.blocking = 0;
-    if (config.min_ctas) nccl_config.minCTAs = *config.min_ctas;
-    if (config.max_ctas) nccl_config.maxCTAs = *config.max_ctas;
-    if (!net_name_.empty()) nccl_config.netName = net_name_.c_str();
-    check_nccl(ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config), comm_,
-               "ncclCommInitRankConfig", true);
-    wait_for_comm("communicator init");
+    ncclConfig_t nccl_config = blocking_config(config, net_name_);
+    // Returns once the communicator is ready or has failed; a hang here is the watchdog's.
+    const ncclResult_t result =
+        ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config);
+    if (result == ncclInProgress)
+      abort_comm("ncclCommInitRankConfig: NCCL_COMM_BLOCKING=0 in the environment made the communicator non-blocking; "
+                 "the worker needs a blocking one");
+    if (result != ncclSuccess) abort_comm("ncclCommInitRankConfig: " + nccl_error_text(result, comm_));
+    require_healthy("communicator init");
     int version = 0;
     ncclGetVersion(&version);
     return {{"nccl_version", nccl_version_text(version)}, {"device", device_facts(identity_.device)}};
   }
 
   void prepare(const CaseRequest& request) override {
+    // An error that arrived after the previous case's last wait: say so, not blame this case.
+    require_healthy("the communicator failed between cases, before this one started");
     current_.reset();
     request_ = request;
     current_ = std::make_unique<DeviceCase>(request.spec, identity_.rank, identity_.nranks);
@@ -129,12 +148,14 @@ class NcclEngine : public WorkerEngine {
   std::int64_t check() override {
     require_case();
     check_cuda(cudaMemsetAsync(counter_, 0, sizeof *counter_, stream_), "cudaMemsetAsync", true);
-    enqueue();
+    enqueue_or_drain([&] { require_launched("data check collective", current_->launch(comm_, stream_)); });
     current_->count_wrong(counter_, stream_);
-    unsigned long long wrong = 0;
-    check_cuda(cudaMemcpyAsync(&wrong, counter_, sizeof wrong, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync", true);
+    // Into pinned memory the copy is queued like a kernel and returns at once (into pageable
+    // memory it would block until the collective is done, outside the polling below).
+    check_cuda(cudaMemcpyAsync(counter_host_, counter_, sizeof *counter_, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync", true);
     wait_for_stream("data check");
-    return static_cast<std::int64_t>(wrong);
+    return static_cast<std::int64_t>(*counter_host_);
   }
 
   std::vector<double> time(std::size_t iterations) override {
@@ -143,7 +164,7 @@ class NcclEngine : public WorkerEngine {
     if (request_.graph) {
       launch_graph(iterations, events);
     } else {
-      enqueue_timed(iterations, events);
+      enqueue_or_drain([&] { enqueue_timed(iterations, events); });
     }
     wait_for_stream("timed iterations");
     return events.intervals();
@@ -158,10 +179,10 @@ class NcclEngine : public WorkerEngine {
 
   // Iterations back to back, an event between each: per-iteration durations, no host gaps.
   void enqueue_timed(std::size_t iterations, const EventPool& events) {
-    check_cuda(cudaEventRecord(events[0], stream_), "cudaEventRecord", true);
+    record(events[0]);
     for (std::size_t i = 0; i < iterations; ++i) {
-      enqueue();
-      check_cuda(cudaEventRecord(events[i + 1], stream_), "cudaEventRecord", true);
+      require_launched("timed collective", current_->launch(comm_, stream_));
+      record(events[i + 1]);
     }
   }
 
@@ -181,40 +202,57 @@ class NcclEngine : public WorkerEngine {
     check_cuda(launched, "cudaGraphLaunch", true);
   }
 
-  void enqueue() {
-    const ncclResult_t result = current_->launch(comm_, stream_);
-    // Errors NCCL finds before launching leave the communicator usable (e.g. no algorithm for
-    // this collective under the forced NCCL_ALGO); anything else ends this worker.
-    check_nccl(result, comm_, "collective launch", result != ncclInvalidUsage && result != ncclInvalidArgument);
-    if (result == ncclInProgress) wait_for_comm("collective enqueue");
-  }
+  void record(cudaEvent_t event) { check_cuda(cudaEventRecord(event, stream_), "cudaEventRecord", true); }
 
-  void wait_for_comm(const char* what) {
-    ncclResult_t state = ncclInProgress;
-    while (state == ncclInProgress) {
-      check_nccl(ncclCommGetAsyncError(comm_, &state), comm_, what, true);
-      if (state == ncclInProgress) std::this_thread::yield();
+  // Runs `enqueue`; when a launch fails and the communicator survives, waits for what was queued
+  // before it, so that the failed case leaves nothing running behind it.
+  template <typename Enqueue>
+  void enqueue_or_drain(Enqueue&& enqueue) {
+    try {
+      enqueue();
+    } catch (const CommunicatorLost&) {
+      throw;
+    } catch (const BackendError&) {
+      wait_for_stream("after a failed launch");
+      throw;
     }
-    if (state != ncclSuccess) abort_with(what, state);
   }
 
+  // A launch NCCL refused is this case's error, with NCCL's text. It is not fatal while the
+  // communicator is healthy (NCCL found no algorithm for the forced NCCL_ALGO / NCCL_PROTO: the
+  // next case may have one); with the communicator in error it is, and still this case's.
+  void require_launched(const std::string& what, ncclResult_t result) {
+    if (result == ncclSuccess) return;
+    const std::string text = what + ": " + nccl_error_text(result, comm_);
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
+    if (queried != ncclSuccess || state != ncclSuccess)
+      abort_comm(text + "; the communicator is in error: " + ncclGetErrorString(queried != ncclSuccess ? queried : state));
+    throw BackendError(text);
+  }
+
+  void require_healthy(const std::string& what) {
+    if (comm_ == nullptr) throw CommunicatorLost(what + ": the communicator was aborted");
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
+    if (queried != ncclSuccess) abort_comm(what + ": " + nccl_error_text(queried, comm_));
+    if (state != ncclSuccess) abort_comm(what + ": " + nccl_error_text(state, comm_));
+  }
+
+  // Polls: the stream for completion, the communicator for an error (checked once more after
+  // completion, so that an error raised by this step is reported by this step).
   void wait_for_stream(const char* what) {
     while (true) {
       const cudaError_t query = cudaStreamQuery(stream_);
+      if (query != cudaSuccess && query != cudaErrorNotReady) check_cuda(query, what, true);
+      if (comm_ != nullptr) require_healthy(what);
       if (query == cudaSuccess) return;
-      if (query != cudaErrorNotReady) check_cuda(query, what, true);
-      if (comm_ != nullptr) {
-        ncclResult_t state = ncclSuccess;
-        ncclCommGetAsyncError(comm_, &state);
-        if (state != ncclSuccess && state != ncclInProgress) abort_with(what, state);
-      }
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
 
-  [[noreturn]] void abort_with(const char* what, ncclResult_t state) {
-    const std::string text = std::string(what) + ": " + nccl_error_text(state, comm_);
-    ncclCommAbort(comm_);  // never destroy a broken communicator
+  [[noreturn]] void abort_comm(const std::string& text) {
+    if (comm_ != nullptr) ncclCommAbort(comm_);  // never destroy a broken communicator
     comm_ = nullptr;
     throw CommunicatorLost(text);
   }
@@ -222,15 +260,15 @@ class NcclEngine : public WorkerEngine {
   void release() {
     current_.reset();
     if (comm_ != nullptr) {
-      // Non-blocking finalize: wait for it to settle; destroy only a communicator that finalized.
-      ncclResult_t state = ncclCommFinalize(comm_);
-      while (state == ncclInProgress && ncclCommGetAsyncError(comm_, &state) == ncclSuccess) std::this_thread::yield();
-      if (state == ncclSuccess) ncclCommDestroy(comm_);
+      // Blocking finalize waits for outstanding work; destroy only a communicator that finalized.
+      if (ncclCommFinalize(comm_) == ncclSuccess) ncclCommDestroy(comm_);
       else ncclCommAbort(comm_);
       comm_ = nullptr;
     }
+    if (counter_host_ != nullptr) cudaFreeHost(counter_host_);
     if (counter_ != nullptr) cudaFree(counter_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    counter_host_ = nullptr;
     counter_ = nullptr;
     stream_ = nullptr;
   }
@@ -238,7 +276,8 @@ class NcclEngine : public WorkerEngine {
   WorkerIdentity identity_;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
-  unsigned long long* counter_ = nullptr;
+  unsigned long long* counter_ = nullptr;       // device: wrong elements of the check
+  unsigned long long* counter_host_ = nullptr;  // pinned host copy of it
   std::string net_name_;
   CaseRequest request_;
   std::unique_ptr<DeviceCase> current_;
