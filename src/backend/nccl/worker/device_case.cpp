@@ -17,6 +17,7 @@ DeviceCase::DeviceBuffer DeviceCase::allocate(std::size_t bytes) {
 DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
     : case_(c), rank_(rank), nranks_(nranks), counts_(buffer_counts(c.collective, c.bytes, c.dtype, nranks)),
       element_size_(size_of(c.dtype)) {
+  scratch_ = allocate(2 * scratch_bytes());
   const bool in_place = c.placement == Placement::InPlace;
   // NCCL in place: the send buffer is the receive buffer (or holds it, for reduce-scatter).
   if (c.collective == Collective::ReduceScatter) {
@@ -28,6 +29,7 @@ DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
   if (!in_place) send_ = allocate(counts_.send_elements * element_size_);
 }
 
+std::size_t DeviceCase::scratch_bytes() const { return static_cast<std::size_t>(nranks_) * element_size_; }
 
 std::byte* DeviceCase::input() const {
   const bool in_place = case_.placement == Placement::InPlace;
@@ -48,6 +50,7 @@ std::byte* DeviceCase::result() const {
 
 void DeviceCase::fill_for_check(cudaStream_t stream) {
   const DataType t = case_.dtype;
+  check_cuda(cudaMemsetAsync(scratch_.get(), 0, 2 * scratch_bytes(), stream), "cudaMemsetAsync");
   if (recv_) kernels::fill_poison(recv_.get(), counts_.recv_elements, t, stream);
   switch (case_.collective) {
     case Collective::AllReduce:
@@ -65,13 +68,20 @@ void DeviceCase::fill_for_check(cudaStream_t stream) {
 }
 
 ncclResult_t DeviceCase::launch(ncclComm_t comm, cudaStream_t stream) const {
+  return launch_on(comm, stream, input(), result(), counts_.count);
+}
+
+ncclResult_t DeviceCase::launch_barrier(ncclComm_t comm, cudaStream_t stream) const {
+  return launch_on(comm, stream, scratch_.get(), scratch_.get() + scratch_bytes(), 1);
+}
+
+ncclResult_t DeviceCase::launch_on(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv, std::size_t n) const {
   const ncclDataType_t type = to_nccl(case_.dtype);
-  const std::size_t n = counts_.count;
   switch (case_.collective) {
-    case Collective::AllReduce: return ncclAllReduce(input(), result(), n, type, to_nccl(case_.op), comm, stream);
-    case Collective::AllGather: return ncclAllGather(input(), result(), n, type, comm, stream);
-    case Collective::Broadcast: return ncclBroadcast(input(), result(), n, type, case_.root, comm, stream);
-    case Collective::ReduceScatter: return ncclReduceScatter(input(), result(), n, type, to_nccl(case_.op), comm, stream);
+    case Collective::AllReduce: return ncclAllReduce(send, recv, n, type, to_nccl(case_.op), comm, stream);
+    case Collective::AllGather: return ncclAllGather(send, recv, n, type, comm, stream);
+    case Collective::Broadcast: return ncclBroadcast(send, recv, n, type, case_.root, comm, stream);
+    case Collective::ReduceScatter: return ncclReduceScatter(send, recv, n, type, to_nccl(case_.op), comm, stream);
   }
   return ncclInvalidArgument;
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "backend/nccl/worker/batch_timing.hpp"
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
@@ -65,18 +66,75 @@ class EventPool {
   EventPool& operator=(const EventPool&) = delete;
   cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
 
-  std::vector<double> intervals() const {
-    std::vector<double> seconds(events_.size() - 1);
-    for (std::size_t i = 0; i + 1 < events_.size(); ++i) {
-      float ms = 0;
-      check_cuda(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]), "cudaEventElapsedTime", true);
-      seconds[i] = ms * 1e-3;
-    }
+  double seconds_between(std::size_t from, std::size_t to) const {
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, events_[from], events_[to]), "cudaEventElapsedTime", true);
+    return ms * 1e-3;
+  }
+  // Seconds from the first event to each event (each mark is one reading, so the loop's length
+  // is not a sum of rounded intervals).
+  std::vector<double> marks() const {
+    std::vector<double> seconds(events_.size());
+    for (std::size_t i = 0; i < events_.size(); ++i) seconds[i] = i == 0 ? 0.0 : seconds_between(0, i);
     return seconds;
   }
 
  private:
   std::vector<cudaEvent_t> events_;
+};
+
+// An instantiated CUDA graph, destroyed with its owner.
+class GraphExec {
+ public:
+  // Instantiates `graph` and destroys it (the executable graph does not need it).
+  explicit GraphExec(cudaGraph_t graph) {
+    const cudaError_t built = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    check_cuda(built, "cudaGraphInstantiate", true);
+  }
+  ~GraphExec() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  }
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+  cudaGraphExec_t get() const { return exec_; }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// A stream capture that always ends: finish() makes the graph; abandon() (or leaving early)
+// ends the capture and drops what was captured, so the stream is usable again.
+class StreamCapture {
+ public:
+  explicit StreamCapture(cudaStream_t stream) : stream_(stream) {
+    // Thread-local mode, as nccl-tests: NCCL may call CUDA from its own threads meanwhile.
+    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", true);
+  }
+  ~StreamCapture() { abandon(); }
+  StreamCapture(const StreamCapture&) = delete;
+  StreamCapture& operator=(const StreamCapture&) = delete;
+
+  void abandon() {
+    if (stream_ == nullptr) return;
+    cudaGraph_t graph = nullptr;
+    cudaStreamEndCapture(stream_, &graph);
+    stream_ = nullptr;
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    cudaGetLastError();  // an invalidated capture is not this process's lasting error
+  }
+
+  std::unique_ptr<GraphExec> finish() {
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
+    stream_ = nullptr;
+    if (ended != cudaSuccess && graph != nullptr) cudaGraphDestroy(graph);
+    check_cuda(ended, "cudaStreamEndCapture", true);
+    return std::make_unique<GraphExec>(graph);
+  }
+
+ private:
+  cudaStream_t stream_;
 };
 
 // Blocking, NCCL's default and what nccl-tests uses: with blocking = 0 every group end (every
@@ -158,16 +216,9 @@ class NcclEngine : public WorkerEngine {
     return static_cast<std::int64_t>(*counter_host_);
   }
 
-  std::vector<double> time(std::size_t iterations) override {
+  TimedBatch time(std::size_t iterations) override {
     require_case();
-    EventPool events(iterations + 1);
-    if (request_.graph) {
-      launch_graph(iterations, events);
-    } else {
-      enqueue_or_drain([&] { enqueue_timed(iterations, events); });
-    }
-    wait_for_stream("timed iterations");
-    return events.intervals();
+    return request_.graph ? time_graph(iterations) : time_iterations(iterations);
   }
 
   void finish() override { release(); }
@@ -177,29 +228,51 @@ class NcclEngine : public WorkerEngine {
     if (!current_) throw BackendError("no case prepared");
   }
 
-  // Iterations back to back, an event between each: per-iteration durations, no host gaps.
-  void enqueue_timed(std::size_t iterations, const EventPool& events) {
-    record(events[0]);
-    for (std::size_t i = 0; i < iterations; ++i) {
-      require_launched("timed collective", current_->launch(comm_, stream_));
-      record(events[i + 1]);
-    }
+  // A GPU-side barrier, then k + 1 iterations back to back with an event after each: the first
+  // interval (host enqueue, skew leaving the barrier) is dropped, k remain.
+  TimedBatch time_iterations(std::size_t k) {
+    const std::size_t run = iterations_to_run(k);
+    EventPool events(run + 1);
+    enqueue_or_drain([&] {
+      require_launched("barrier before the timed batch", current_->launch_barrier(comm_, stream_));
+      record(events[0]);
+      for (std::size_t i = 0; i < run; ++i) {
+        require_launched("timed collective", current_->launch(comm_, stream_));
+        record(events[i + 1]);
+      }
+    });
+    wait_for_stream("timed iterations");
+    return batch_from_marks(events.marks());
   }
 
-  // The same sequence captured once into a CUDA graph and launched as one unit.
-  void launch_graph(std::size_t iterations, const EventPool& events) {
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", true);
-    enqueue_timed(iterations, events);
-    check_cuda(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture", true);
-    const cudaError_t built = cudaGraphInstantiate(&exec, graph, 0);
-    cudaGraphDestroy(graph);
-    check_cuda(built, "cudaGraphInstantiate", true);
-    const cudaError_t launched = cudaGraphLaunch(exec, stream_);
-    wait_for_stream("graph launch");
-    cudaGraphExecDestroy(exec);
-    check_cuda(launched, "cudaGraphLaunch", true);
+  // k iterations captured into a graph, timed from outside: an event after the barrier and one
+  // after the graph (a plain cudaEventRecord inside a capture only orders the captured work and
+  // records nothing when the graph runs).
+  TimedBatch time_graph(std::size_t k) {
+    const std::unique_ptr<GraphExec> graph = capture(k);
+    check_cuda(cudaGraphUpload(graph->get(), stream_), "cudaGraphUpload", true);  // not in the timed launch
+    EventPool events(2);
+    enqueue_or_drain([&] {
+      require_launched("barrier before the timed graph", current_->launch_barrier(comm_, stream_));
+      record(events[0]);
+      check_cuda(cudaGraphLaunch(graph->get(), stream_), "cudaGraphLaunch", true);
+      record(events[1]);
+    });
+    wait_for_stream("timed graph");
+    return batch_from_graph(events.seconds_between(0, 1), k);
+  }
+
+  // The capture ends before a refused launch is handled: aborting a communicator may make CUDA
+  // calls that a capturing stream does not allow.
+  std::unique_ptr<GraphExec> capture(std::size_t k) {
+    StreamCapture capture(stream_);
+    for (std::size_t i = 0; i < k; ++i) {
+      const ncclResult_t result = current_->launch(comm_, stream_);
+      if (result == ncclSuccess) continue;
+      capture.abandon();
+      require_launched("captured collective", result);
+    }
+    return capture.finish();
   }
 
   void record(cudaEvent_t event) { check_cuda(cudaEventRecord(event, stream_), "cudaEventRecord", true); }
