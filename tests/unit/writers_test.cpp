@@ -43,6 +43,27 @@ std::vector<CaseResult> synthetic_results(const Plan& plan) {
 
 nlohmann::json fixed_provenance() { return {{"tool", "commtune"}, {"start_time", "2026-01-01T00:00:00Z"}}; }
 
+TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
+  const Plan plan = synthetic_plan();
+  std::ostringstream out;
+  TableWriter table(out);
+  table.begin(RunHeader{plan, "nccl", fixed_provenance()});
+  std::vector<CaseResult> results = synthetic_results(plan);
+  results[0].nccl_tests = LoopFigure{10.5, 0.1, 0.15};  // out-of-place half of the first row
+  table.case_finished(results[0]);
+  table.case_finished(results[1]);
+  table.end(RunSummary{});
+  const std::string text = out.str();
+  EXPECT_NE(text.find("# nt-time: nccl-tests' time"), std::string::npos) << text;
+  EXPECT_NE(text.find("#wrong    nt-time"), std::string::npos) << text;
+  std::istringstream lines(text);
+  std::string line, row;
+  while (std::getline(lines, line))
+    if (line.rfind("        1024", 0) == 0) row = line;
+  EXPECT_NE(row.find("       0      10.50"), std::string::npos) << row;  // out-of-place: #wrong, nt-time
+  EXPECT_EQ(row.substr(row.size() - 11), "         --") << row;         // in-place: none measured
+}
+
 TEST(TableWriter, MatchesGoldenOutput) {
   const Plan plan = synthetic_plan();
   std::ostringstream out;
