@@ -26,7 +26,7 @@ struct CommConfig {
 struct CaseRequest {
   Case spec;
   bool check = true;   // run once, verify, count wrong elements
-  bool graph = false;  // launch timed iterations through a CUDA graph
+  bool graph = false;  // time each batch as one CUDA graph (one batch-mean sample)
 };
 
 // A worker's answer to {"op": "time", "iterations": k}: what one rank measured of k iterations.
