@@ -6,6 +6,7 @@ set(COMMTUNE_NCCL_TEST_DEFINITIONS COMMTUNE_BINARY="$<TARGET_FILE:commtune>"
 commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_knobs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/worker_protocol_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/batch_timing_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/layout_test.cpp
 )

@@ -96,7 +96,7 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take (default 60)")
       ->check(CLI::PositiveNumber);
-  cmd->add_flag("--graph", o.nccl.graph, "NCCL: launch timed iterations through a CUDA graph");
+  cmd->add_flag("--graph", o.nccl.graph, "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
   cmd->add_option("--out", o.out_path, "Results JSON path (default results/commtune-BACKEND-TIME.json; never overwritten)");
 }
 

@@ -1,21 +1,62 @@
 #include "measure/sampler.hpp"
 
 #include <numeric>
+#include <string>
+
+#include "core/errors.hpp"
 
 namespace commtune {
+namespace {
+
+void require_shape(SampleUnit unit, std::size_t iterations, const BatchTimes& batch) {
+  const std::size_t expected = unit == SampleUnit::BatchMean ? 1 : iterations;
+  if (iterations == 0 || batch.samples.size() != expected)
+    throw BackendError("a timed batch of " + std::to_string(iterations) + " iterations returned " +
+                       std::to_string(batch.samples.size()) + " samples (expected " + std::to_string(expected) + ")");
+}
+
+// The batch's time from its samples: their sum, or the one mean times the iterations.
+double batch_seconds(SampleUnit unit, std::size_t iterations, const BatchTimes& batch) {
+  if (unit == SampleUnit::BatchMean) return batch.samples.front() * static_cast<double>(iterations);
+  return std::accumulate(batch.samples.begin(), batch.samples.end(), 0.0);
+}
+
+// The loop figure is kept only while every batch has one: dropped for good by one without.
+void add_loop_seconds(SampleRun& run, const BatchTimes& batch, bool first) {
+  if (!batch.rank_mean_loop_seconds || (!first && !run.loop_seconds)) {
+    run.loop_seconds.reset();
+    return;
+  }
+  run.loop_seconds = (first ? 0.0 : *run.loop_seconds) + *batch.rank_mean_loop_seconds;
+}
+
+}  // namespace
+
+std::optional<double> SampleRun::loop_seconds_per_iteration() const {
+  if (!loop_seconds || iterations == 0) return std::nullopt;
+  return *loop_seconds / static_cast<double>(iterations);
+}
+
+void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) {
+  require_shape(run.unit, iterations, batch);
+  const double seconds = batch_seconds(run.unit, iterations, batch);
+  if (iterations > run.longest_batch) {
+    run.longest_batch = iterations;
+    run.pipelined_seconds = seconds / static_cast<double>(iterations);
+  }
+  add_loop_seconds(run, batch, run.iterations == 0);
+  run.samples.insert(run.samples.end(), batch.samples.begin(), batch.samples.end());
+  run.iterations += iterations;
+  run.seconds += seconds;
+}
 
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   if (rule.warmup_iterations > 0) timer.time_batch(rule.warmup_iterations);
   SampleRun run;
-  std::size_t longest_batch = 0;
-  while (!rule.should_stop(run.samples)) {
-    const std::size_t batch = rule.next_batch(run.samples);
-    const std::vector<double> times = timer.time_batch(batch);
-    if (times.size() > longest_batch) {
-      longest_batch = times.size();
-      run.pipelined_seconds = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
-    }
-    run.samples.insert(run.samples.end(), times.begin(), times.end());
+  run.unit = timer.unit();
+  while (!rule.should_stop(run.sampled())) {
+    const std::size_t batch = rule.next_batch(run.sampled());
+    add_batch(run, batch, timer.time_batch(batch));
   }
   return run;
 }

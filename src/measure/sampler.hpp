@@ -1,25 +1,52 @@
 #pragma once
 // The adaptive sampling loop, backend-independent: warm up, then run batches of back-to-back
-// iterations until the stopping rule is satisfied. The backend's BatchTimer returns per-iteration
-// durations already reduced (max) over ranks, so every rank sees the same samples.
+// iterations until the stopping rule is satisfied. The backend's BatchTimer returns samples
+// already reduced (max) over ranks, so every rank sees the same samples.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "measure/stopping_rule.hpp"
 
 namespace commtune {
 
+// One timed batch as the backend reports it.
+struct BatchTimes {
+  // Iteration unit: each iteration's seconds, max over ranks. BatchMean: exactly one value, the
+  // batch's seconds / iterations, max over ranks.
+  std::vector<double> samples;
+  // The batch's timed-loop seconds on each rank, averaged over ranks (nccl-tests' arithmetic),
+  // where the backend measures it.
+  std::optional<double> rank_mean_loop_seconds;
+};
+
 class BatchTimer {
  public:
   virtual ~BatchTimer() = default;
-  // Runs `iterations` back to back; returns each iteration's seconds, max over ranks.
-  virtual std::vector<double> time_batch(std::size_t iterations) = 0;
+  // What each returned sample stands for; the same for every batch of a case.
+  virtual SampleUnit unit() const { return SampleUnit::Iteration; }
+  // Runs `iterations` back to back.
+  virtual BatchTimes time_batch(std::size_t iterations) = 0;
 };
 
 struct SampleRun {
-  std::vector<double> samples;  // seconds per iteration, max over ranks
-  double pipelined_seconds = 0; // total / iterations of the longest batch (nccl-tests' figure)
+  std::vector<double> samples;  // seconds per iteration (or per-batch means), max over ranks
+  SampleUnit unit = SampleUnit::Iteration;
+  std::size_t iterations = 0;    // timed iterations behind the samples
+  double seconds = 0;            // timed seconds behind the samples
+  std::size_t longest_batch = 0;  // iterations of the longest batch
+  double pipelined_seconds = 0;   // total / iterations of the longest batch, from the samples
+  // Sum over batches of the rank-mean loop seconds; only when every timed batch had one.
+  std::optional<double> loop_seconds;
+
+  Sampled sampled() const { return Sampled{samples, unit, iterations, seconds}; }
+  // nccl-tests' figure: the timed loops' rank-mean seconds / the iterations they ran.
+  std::optional<double> loop_seconds_per_iteration() const;
 };
+
+// Adds one timed batch of `iterations` to the run. Throws BackendError when the batch does not
+// hold what the run's unit says (one sample per iteration, or exactly one batch mean).
+void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch);
 
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule);
 

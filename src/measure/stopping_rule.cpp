@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -11,13 +12,21 @@
 namespace commtune {
 namespace {
 
-double total_time(std::span<const double> samples) {
-  return std::accumulate(samples.begin(), samples.end(), 0.0);
-}
-
 constexpr double kBatchSeconds = 0.01;  // batches this long keep the per-batch reduction cheap
 
+// Iterations the next batch may have before the samples pass max_samples: each iteration is a
+// sample in Iteration mode; a batch mean is one sample whatever the batch size (time alone
+// bounds it).
+std::size_t room_for(const Sampled& sampled, std::size_t max_samples) {
+  if (sampled.unit == SampleUnit::BatchMean) return std::numeric_limits<std::size_t>::max();
+  return max_samples - std::min(sampled.samples.size(), max_samples);
+}
+
 }  // namespace
+
+Sampled Sampled::per_iteration(std::span<const double> samples) {
+  return Sampled{samples, SampleUnit::Iteration, samples.size(), std::accumulate(samples.begin(), samples.end(), 0.0)};
+}
 
 void StoppingRule::validate() const {
   if (fixed_iterations && *fixed_iterations == 0) throw InputError("iterations (-n) must be at least 1");
@@ -28,24 +37,22 @@ void StoppingRule::validate() const {
   if (min_samples == 0) throw InputError("min samples must be at least 1");
 }
 
-bool StoppingRule::should_stop(std::span<const double> samples) const {
-  if (fixed_iterations) return samples.size() >= *fixed_iterations;
-  if (samples.size() >= max_samples) return true;
-  const double elapsed = total_time(samples);
-  if (elapsed >= max_time_s) return true;
-  if (samples.size() < min_samples || elapsed < min_time_s) return false;
-  const SampleStats stats = summarize(std::vector<double>(samples.begin(), samples.end()));
+bool StoppingRule::should_stop(const Sampled& sampled) const {
+  if (fixed_iterations) return sampled.iterations >= *fixed_iterations;
+  if (sampled.samples.size() >= max_samples) return true;
+  if (sampled.seconds >= max_time_s) return true;
+  if (sampled.samples.size() < min_samples || sampled.seconds < min_time_s) return false;
+  const SampleStats stats = summarize(std::vector<double>(sampled.samples.begin(), sampled.samples.end()));
   return relative_ci_half_width(stats) <= target_relative_ci;
 }
 
-std::size_t StoppingRule::next_batch(std::span<const double> samples) const {
-  if (fixed_iterations) return *fixed_iterations - std::min(samples.size(), *fixed_iterations);
-  if (samples.empty()) return min_samples;
-  const double per_iteration = std::max(total_time(samples) / static_cast<double>(samples.size()), 1e-9);
-  const double budget = std::min(kBatchSeconds, max_time_s - total_time(samples));
+std::size_t StoppingRule::next_batch(const Sampled& sampled) const {
+  if (fixed_iterations) return *fixed_iterations - std::min(sampled.iterations, *fixed_iterations);
+  if (sampled.iterations == 0) return min_samples;
+  const double per_iteration = std::max(sampled.seconds / static_cast<double>(sampled.iterations), 1e-9);
+  const double budget = std::min(kBatchSeconds, max_time_s - sampled.seconds);
   const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / per_iteration));
-  const std::size_t room = max_samples - std::min(samples.size(), max_samples);
-  return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room, 1));
+  return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room_for(sampled, max_samples), 1));
 }
 
 }  // namespace commtune

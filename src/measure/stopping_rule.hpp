@@ -8,6 +8,22 @@
 
 namespace commtune {
 
+// What one sample stands for. Iteration: one timed iteration. BatchMean: a whole batch's time
+// divided by its iterations (a CUDA graph, which can only be timed from outside): the batch
+// sizes differ, so the time and iterations behind the samples are counted apart from them.
+enum class SampleUnit { Iteration, BatchMean };
+
+// What has been sampled so far, as the stopping rule sees it.
+struct Sampled {
+  std::span<const double> samples;  // seconds: per iteration, or per-batch means
+  SampleUnit unit = SampleUnit::Iteration;
+  std::size_t iterations = 0;  // timed iterations behind the samples
+  double seconds = 0;          // timed seconds behind the samples
+
+  // Samples that are one iteration each: iterations and seconds follow from them.
+  static Sampled per_iteration(std::span<const double> samples);
+};
+
 struct StoppingRule {
   std::optional<std::size_t> fixed_iterations;  // -n: exactly this many timed iterations
   std::size_t warmup_iterations = 5;            // -w
@@ -20,11 +36,14 @@ struct StoppingRule {
   // Throws InputError on values that cannot work (negative times, min > max).
   void validate() const;
 
-  // Decision on the samples gathered so far (seconds per iteration).
-  bool should_stop(std::span<const double> samples) const;
+  // Decision on what has been sampled. Fixed mode counts iterations; min/max samples and the
+  // confidence interval count samples (batch means in BatchMean mode); times are timed seconds.
+  bool should_stop(const Sampled& sampled) const;
+  bool should_stop(std::span<const double> samples) const { return should_stop(Sampled::per_iteration(samples)); }
 
-  // How many iterations to run in the next batch, given what has been sampled.
-  std::size_t next_batch(std::span<const double> samples) const;
+  // How many iterations to run in the next batch.
+  std::size_t next_batch(const Sampled& sampled) const;
+  std::size_t next_batch(std::span<const double> samples) const { return next_batch(Sampled::per_iteration(samples)); }
 };
 
 }  // namespace commtune

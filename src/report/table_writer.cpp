@@ -22,6 +22,12 @@ double spread_percent(const SampleStats& s) { return s.median > 0 ? (s.p95 - s.p
 
 std::string wrong_text(std::int64_t wrong) { return wrong < 0 ? "N/A" : std::to_string(wrong); }
 
+// nccl-tests' time for one half, where the backend measures it (NCCL).
+std::string format_nccl_tests(const CaseResult* r) {
+  if (r == nullptr || !r->nccl_tests) return printf_string("  %9s", "--");
+  return printf_string("  %9.2f", r->nccl_tests->time_us);
+}
+
 }  // namespace
 
 std::string format_half(const CaseResult* r) {
@@ -42,6 +48,8 @@ void TableWriter::begin(const RunHeader& header) {
   for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
   out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it;"
           " sprd%: (p95 - p5) / median\n";
+  show_nccl_tests_ = header.backend == "nccl";
+  if (show_nccl_tests_) out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
 }
 
 void TableWriter::print_section_header(const CaseResult& first) {
@@ -53,7 +61,11 @@ void TableWriter::print_section_header(const CaseResult& first) {
   for (Placement p : placements_) {
     titles += printf_string("  %9s  %7s  %7s  %5s  %6s", "time", "algbw", "busbw", "sprd%", "#wrong");
     units += printf_string("  %9s  %7s  %7s  %5s  %6s", "(us)", "(GB/s)", "(GB/s)", "", "");
-    groups += printf_string("  %-42s", std::string(name_of(p)).c_str());
+    if (show_nccl_tests_) {
+      titles += printf_string("  %9s", "nt-time");
+      units += printf_string("  %9s", "(us)");
+    }
+    groups += printf_string(show_nccl_tests_ ? "  %-53s" : "  %-42s", std::string(name_of(p)).c_str());
   }
   out_ << groups << "\n" << titles << "\n" << units << "\n";
 }
@@ -74,6 +86,7 @@ void TableWriter::flush_row() {
     for (const auto& r : row_)
       if (r.spec.placement == p) match = &r;
     line += format_half(match);
+    if (show_nccl_tests_) line += format_nccl_tests(match);
     if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
   }
   out_ << line << "\n";

@@ -1,7 +1,8 @@
 #pragma once
 // The console table, in nccl-tests' layout: one row per size with the out-of-place and in-place
 // halves side by side, plus the setting's name in each section header and the dispersion (the
-// 5-95 percentile spread) of every figure. Failed cases print their reason under the row.
+// 5-95 percentile spread) of every figure. Failed cases print their reason under the row. On
+// the NCCL backend each half also has nccl-tests' own time (nt-time).
 #include <map>
 #include <optional>
 #include <ostream>
@@ -36,6 +37,7 @@ class TableWriter : public ResultSink {
   std::optional<RowKey> row_key_;
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
+  bool show_nccl_tests_ = false;  // an nt-time column per half: the NCCL backend measures it
   std::int64_t wrong_total_ = 0;
   struct Peak {
     std::string setting;

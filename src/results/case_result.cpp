@@ -15,7 +15,17 @@ constexpr NameTable<CaseStatus, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
                                                                               {CaseStatus::TimedOut, "timed-out"},
                                                                               {CaseStatus::Skipped, "skipped"}}};
 
+constexpr NameTable<SampleUnit, 2> kSampleUnitNames{{{SampleUnit::Iteration, "iteration"},
+                                                     {SampleUnit::BatchMean, "batch-mean"}}};
+
 }  // namespace
+
+std::string_view name_of(SampleUnit u) { return name_in(kSampleUnitNames, u); }
+
+SampleUnit parse_sample_unit(std::string_view text) {
+  if (const std::optional<SampleUnit> unit = value_in(kSampleUnitNames, text)) return *unit;
+  throw InputError("unknown sample unit '" + std::string(text) + "' (known: " + names_in(kSampleUnitNames) + ")");
+}
 
 std::string_view name_of(CaseStatus s) { return name_in(kStatusNames, s); }
 
@@ -51,6 +61,19 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   r.wrong = wrong;
   r.status = wrong > 0 ? CaseStatus::WrongData : CaseStatus::Ok;
   if (wrong > 0) r.reason = std::to_string(wrong) + " elements differ from the expected result";
+  return r;
+}
+
+LoopFigure loop_figure(const Case& spec, int nranks, double seconds_per_iteration) {
+  return LoopFigure{seconds_per_iteration * 1e6, algorithm_bandwidth_gbps(spec.bytes, seconds_per_iteration),
+                    bus_bandwidth_gbps(spec.collective, spec.bytes, seconds_per_iteration, nranks)};
+}
+
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const SampleRun& run,
+                         std::int64_t wrong) {
+  CaseResult r = measured_case(spec, setting, nranks, run.samples, run.pipelined_seconds, wrong);
+  r.sample_unit = run.unit;
+  if (const std::optional<double> loop = run.loop_seconds_per_iteration()) r.nccl_tests = loop_figure(spec, nranks, *loop);
   return r;
 }
 

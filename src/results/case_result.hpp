@@ -2,10 +2,12 @@
 // What one case produced: its identity, its status (with the reason when it did not measure),
 // the statistics of its per-iteration times, bandwidths and the data check.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/types.hpp"
+#include "measure/sampler.hpp"
 #include "measure/statistics.hpp"
 #include "plan/plan.hpp"
 
@@ -16,14 +18,27 @@ enum class CaseStatus { Ok, WrongData, Failed, TimedOut, Skipped };
 std::string_view name_of(CaseStatus s);
 CaseStatus parse_case_status(std::string_view text);
 
+std::string_view name_of(SampleUnit u);
+SampleUnit parse_sample_unit(std::string_view text);
+
+// nccl-tests' figure for a case: each rank's timed-loop seconds / iterations, averaged over
+// ranks, and the bandwidths from it.
+struct LoopFigure {
+  double time_us = 0;
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+};
+
 struct CaseResult {
   Case spec;
   std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
   int nranks = 1;
   CaseStatus status = CaseStatus::Ok;
   std::string reason;        // why it failed or was skipped; empty when ok
-  SampleStats time_us;       // per-iteration time, max over ranks, in microseconds
-  double pipelined_us = 0;   // total / iterations of back-to-back launches (nccl-tests' figure)
+  SampleStats time_us;       // per-iteration time (or per-batch means), max over ranks, in microseconds
+  SampleUnit sample_unit = SampleUnit::Iteration;  // what one time_us sample stands for
+  double pipelined_us = 0;   // total / iterations of the longest batch, from the samples
+  std::optional<LoopFigure> nccl_tests;  // where the backend measures it (NCCL)
   double algbw_gbps = 0;     // from the median
   double busbw_gbps = 0;     // from the median
   std::int64_t wrong = -1;   // mismatching elements summed over ranks; -1: not checked
@@ -38,5 +53,11 @@ CaseResult failed_case(const Case& spec, const std::string& setting, int nranks,
 // Fills statistics and bandwidths from per-iteration seconds; sets WrongData when wrong > 0.
 CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const std::vector<double>& seconds,
                          double pipelined_seconds, std::int64_t wrong);
+// The same from a whole sampling run: also its sample unit and, where it has one, nccl-tests'
+// figure.
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const SampleRun& run,
+                         std::int64_t wrong);
+
+LoopFigure loop_figure(const Case& spec, int nranks, double seconds_per_iteration);
 
 }  // namespace commtune

@@ -7,6 +7,27 @@ namespace commtune {
 
 using nlohmann::json;
 
+namespace {
+
+// Fields a backend may add to a measured case; absent when they do not apply, so a results file
+// without them reads (and writes) exactly as before.
+void put_optional_figures(json& j, const CaseResult& r) {
+  if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
+  if (!r.nccl_tests) return;
+  j["nccl_tests_us"] = r.nccl_tests->time_us;
+  j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
+  j["nccl_tests_busbw_gbps"] = r.nccl_tests->busbw_gbps;
+}
+
+void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
+  if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
+  if (!j.contains("nccl_tests_us")) return;
+  r.nccl_tests = LoopFigure{field_as<double>(j, "nccl_tests_us", where), field_as<double>(j, "nccl_tests_algbw_gbps", where),
+                            field_as<double>(j, "nccl_tests_busbw_gbps", where)};
+}
+
+}  // namespace
+
 json to_json(const SampleStats& s) {
   return json{{"samples", s.count}, {"median", s.median}, {"mean", s.mean},     {"min", s.min},
               {"max", s.max},       {"p5", s.p5},         {"p95", s.p95},       {"stddev", s.stddev},
@@ -21,6 +42,7 @@ json to_json(const CaseResult& r) {
     j["pipelined_us"] = r.pipelined_us;
     j["algbw_gbps"] = r.algbw_gbps;
     j["busbw_gbps"] = r.busbw_gbps;
+    put_optional_figures(j, r);
   }
   return j;
 }
@@ -76,6 +98,7 @@ CaseResult case_from_json(const json& j, const std::string& where) {
     r.pipelined_us = field_as<double>(j, "pipelined_us", where);
     r.algbw_gbps = field_as<double>(j, "algbw_gbps", where);
     r.busbw_gbps = field_as<double>(j, "busbw_gbps", where);
+    read_optional_figures(j, where, r);
   }
   return r;
 }

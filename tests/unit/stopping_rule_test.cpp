@@ -62,7 +62,7 @@ TEST(StoppingRule, MaxTimeAlwaysEnds) {
 
 TEST(StoppingRule, BatchesAreSizedByTimeAndBounded) {
   const StoppingRule rule = adaptive();
-  EXPECT_EQ(rule.next_batch({}), rule.min_samples);
+  EXPECT_EQ(rule.next_batch(std::vector<double>{}), rule.min_samples);
   const std::vector<double> fast(10, 1e-6);  // 1 us iterations: ~10 ms worth is 10000
   EXPECT_EQ(rule.next_batch(fast), 10000u);
   const std::vector<double> slow(10, 0.5);  // past max time: still at least one
@@ -89,9 +89,9 @@ TEST(StoppingRule, RejectsNonsense) {
 // A timer that replays a scripted sequence, to check the sampler's loop end to end.
 class ScriptedTimer : public BatchTimer {
  public:
-  std::vector<double> time_batch(std::size_t n) override {
+  BatchTimes time_batch(std::size_t n) override {
     requested.push_back(n);
-    return std::vector<double>(n, 2e-6);
+    return BatchTimes{std::vector<double>(n, 2e-6), std::nullopt};
   }
   std::vector<std::size_t> requested;
 };
@@ -106,6 +106,114 @@ TEST(Sampler, WarmsUpThenSamplesUntilTheRuleStops) {
   EXPECT_EQ(timer.requested, (std::vector<std::size_t>{3, 10, 5000}));
   EXPECT_EQ(run.samples.size(), 5010u);
   EXPECT_NEAR(run.pipelined_seconds, 2e-6, 1e-15);
+}
+
+// Batch means (a graph per batch): the samples count for min/max samples and the interval, the
+// time and iterations behind them for the time limits and -n.
+Sampled batch_means(const std::vector<double>& means, std::size_t iterations_each) {
+  double seconds = 0;
+  for (double m : means) seconds += m * static_cast<double>(iterations_each);
+  return Sampled{means, SampleUnit::BatchMean, means.size() * iterations_each, seconds};
+}
+
+TEST(StoppingRule, BatchMeansCountTheTimeBehindThem) {
+  StoppingRule rule = adaptive();
+  rule.min_time_s = 0.05;
+  const std::vector<double> means(10, 1e-5);
+  EXPECT_FALSE(rule.should_stop(batch_means(means, 100)));   // 10 ms sampled
+  EXPECT_TRUE(rule.should_stop(batch_means(means, 1000)));   // 100 ms sampled
+  EXPECT_FALSE(rule.should_stop(std::vector<double>(10, 1e-5)));  // the same values as iterations: 0.1 ms
+}
+
+TEST(StoppingRule, BatchMeansNeedMinSamplesOfThemselves) {
+  const StoppingRule rule = adaptive();
+  EXPECT_FALSE(rule.should_stop(batch_means(std::vector<double>(9, 1e-5), 10000)));  // 0.9 s, but 9 means
+  EXPECT_TRUE(rule.should_stop(batch_means(std::vector<double>(10, 1e-5), 1000)));
+}
+
+TEST(StoppingRule, FixedIterationsCountIterationsNotBatchMeans) {
+  StoppingRule rule;
+  rule.fixed_iterations = 20;
+  const Sampled none{{}, SampleUnit::BatchMean, 0, 0};
+  EXPECT_EQ(rule.next_batch(none), 20u);  // one graph of all 20, as nccl-tests -n 20 -G 1
+  const std::vector<double> one{1e-5};
+  EXPECT_TRUE(rule.should_stop(Sampled{one, SampleUnit::BatchMean, 20, 2e-4}));
+}
+
+TEST(StoppingRule, BatchMeansAreSizedByTimeNotByRemainingSamples) {
+  StoppingRule rule = adaptive();
+  rule.max_samples = 12;
+  const std::vector<double> means(10, 1e-6);
+  // 10 ms of 1 us iterations in one graph, though only 2 samples are left before max_samples.
+  EXPECT_EQ(rule.next_batch(batch_means(means, 10)), 10000u);
+  EXPECT_EQ(rule.next_batch(std::vector<double>(10, 1e-6)), 2u);  // per iteration: 2 left
+}
+
+TEST(Sampler, ABatchOfIterationsAddsOneSampleEach) {
+  SampleRun run;
+  add_batch(run, 3, BatchTimes{{1.0, 2.0, 3.0}, 5.0});
+  EXPECT_EQ(run.samples.size(), 3u);
+  EXPECT_EQ(run.iterations, 3u);
+  EXPECT_DOUBLE_EQ(run.seconds, 6.0);
+  EXPECT_DOUBLE_EQ(run.pipelined_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(*run.loop_seconds_per_iteration(), 5.0 / 3);
+}
+
+TEST(Sampler, ABatchMeanStandsForItsIterations) {
+  SampleRun run;
+  run.unit = SampleUnit::BatchMean;
+  add_batch(run, 10, BatchTimes{{2.0}, 21.0});
+  add_batch(run, 30, BatchTimes{{1.0}, 33.0});
+  EXPECT_EQ(run.samples, (std::vector<double>{2.0, 1.0}));
+  EXPECT_EQ(run.iterations, 40u);
+  EXPECT_DOUBLE_EQ(run.seconds, 50.0);
+  EXPECT_EQ(run.longest_batch, 30u);
+  EXPECT_DOUBLE_EQ(run.pipelined_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(*run.loop_seconds_per_iteration(), 54.0 / 40);
+}
+
+TEST(Sampler, ABatchOfTheWrongShapeIsABackendError) {
+  SampleRun iterations;
+  EXPECT_THROW(add_batch(iterations, 3, BatchTimes{{1.0, 2.0}, std::nullopt}), BackendError);
+  SampleRun means;
+  means.unit = SampleUnit::BatchMean;
+  EXPECT_THROW(add_batch(means, 3, BatchTimes{{1.0, 2.0, 3.0}, std::nullopt}), BackendError);
+}
+
+TEST(Sampler, TheLoopFigureNeedsEveryBatch) {
+  SampleRun run;
+  add_batch(run, 1, BatchTimes{{1.0}, std::nullopt});
+  add_batch(run, 1, BatchTimes{{1.0}, 1.0});
+  EXPECT_FALSE(run.loop_seconds_per_iteration());
+  SampleRun other;
+  add_batch(other, 1, BatchTimes{{1.0}, 1.0});
+  add_batch(other, 1, BatchTimes{{1.0}, std::nullopt});
+  EXPECT_FALSE(other.loop_seconds_per_iteration());
+}
+
+// A graph-like timer: one mean per batch, with a loop figure.
+class GraphTimer : public BatchTimer {
+ public:
+  SampleUnit unit() const override { return SampleUnit::BatchMean; }
+  BatchTimes time_batch(std::size_t n) override {
+    requested.push_back(n);
+    return BatchTimes{{2e-6}, 2.5e-6 * static_cast<double>(n)};
+  }
+  std::vector<std::size_t> requested;
+};
+
+TEST(Sampler, GraphBatchesGiveOneSampleEachUntilMinSamplesOfThem) {
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 3;
+  GraphTimer timer;
+  const SampleRun run = sample_until_stable(timer, rule);
+  // warm-up, the first batch of min_samples iterations, then ~10 ms graphs until 10 means
+  EXPECT_EQ(timer.requested.size(), 1u + rule.min_samples);
+  EXPECT_EQ(timer.requested[1], 10u);
+  EXPECT_EQ(timer.requested[2], 5000u);
+  EXPECT_EQ(run.samples.size(), rule.min_samples);
+  EXPECT_EQ(run.unit, SampleUnit::BatchMean);
+  EXPECT_DOUBLE_EQ(*run.loop_seconds_per_iteration(), 2.5e-6);
 }
 
 }  // namespace

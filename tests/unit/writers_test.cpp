@@ -43,6 +43,27 @@ std::vector<CaseResult> synthetic_results(const Plan& plan) {
 
 nlohmann::json fixed_provenance() { return {{"tool", "commtune"}, {"start_time", "2026-01-01T00:00:00Z"}}; }
 
+TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
+  const Plan plan = synthetic_plan();
+  std::ostringstream out;
+  TableWriter table(out);
+  table.begin(RunHeader{plan, "nccl", fixed_provenance()});
+  std::vector<CaseResult> results = synthetic_results(plan);
+  results[0].nccl_tests = LoopFigure{10.5, 0.1, 0.15};  // out-of-place half of the first row
+  table.case_finished(results[0]);
+  table.case_finished(results[1]);
+  table.end(RunSummary{});
+  const std::string text = out.str();
+  EXPECT_NE(text.find("# nt-time: nccl-tests' time"), std::string::npos) << text;
+  EXPECT_NE(text.find("#wrong    nt-time"), std::string::npos) << text;
+  std::istringstream lines(text);
+  std::string line, row;
+  while (std::getline(lines, line))
+    if (line.rfind("        1024", 0) == 0) row = line;
+  EXPECT_NE(row.find("       0      10.50"), std::string::npos) << row;  // out-of-place: #wrong, nt-time
+  EXPECT_EQ(row.substr(row.size() - 11), "         --") << row;         // in-place: none measured
+}
+
 TEST(TableWriter, MatchesGoldenOutput) {
   const Plan plan = synthetic_plan();
   std::ostringstream out;
@@ -134,6 +155,39 @@ TEST(ResultsJson, CaseRoundTripsThroughJson) {
     const CaseResult back = case_from_json(to_json(r), "case");
     EXPECT_EQ(to_json(back), to_json(r));
   }
+}
+
+TEST(ResultsJson, BackendFiguresAreWrittenOnlyWhenMeasured) {
+  const Plan plan = synthetic_plan();
+  for (const auto& r : synthetic_results(plan)) {
+    const nlohmann::json j = to_json(r);
+    EXPECT_FALSE(j.contains("sample"));
+    EXPECT_FALSE(j.contains("nccl_tests_us"));
+    EXPECT_FALSE(case_from_json(j, "case").nccl_tests);
+  }
+}
+
+TEST(ResultsJson, GraphSamplesAndTheNcclTestsFigureRoundTrip) {
+  const Case c = synthetic_plan().cases.front();  // allreduce, 1024 B, 4 ranks
+  SampleRun run;
+  run.unit = SampleUnit::BatchMean;
+  add_batch(run, 100, BatchTimes{{10e-6}, 1.2e-3});
+  add_batch(run, 100, BatchTimes{{12e-6}, 0.8e-3});
+  const CaseResult r = measured_case(c, "default", 4, run, 0);
+  EXPECT_EQ(r.sample_unit, SampleUnit::BatchMean);
+  ASSERT_TRUE(r.nccl_tests);
+  EXPECT_DOUBLE_EQ(r.nccl_tests->time_us, 10.0);  // (1.2 + 0.8) ms / 200 iterations
+  EXPECT_DOUBLE_EQ(r.nccl_tests->algbw_gbps, 1024 / 1e9 / 10e-6);
+  EXPECT_DOUBLE_EQ(r.nccl_tests->busbw_gbps, r.nccl_tests->algbw_gbps * 2.0 * 3 / 4);
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["sample"], "batch-mean");
+  EXPECT_DOUBLE_EQ(j["nccl_tests_us"].get<double>(), 10.0);
+  const CaseResult back = case_from_json(j, "case");
+  EXPECT_EQ(back.sample_unit, SampleUnit::BatchMean);
+  EXPECT_EQ(to_json(back), j);
+  nlohmann::json bad = j;
+  bad["sample"] = "fortnight";
+  EXPECT_THROW(case_from_json(bad, "case"), InputError);
 }
 
 TEST(ResultsJson, BusbwRecomputesFromMedianSizeAndRanks) {

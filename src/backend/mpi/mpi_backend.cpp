@@ -18,10 +18,10 @@ class MpiBatchTimer : public BatchTimer {
   MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced)
       : collective_(collective), control_(control), paced_(paced) {}
 
-  std::vector<double> time_batch(std::size_t iterations) override {
+  BatchTimes time_batch(std::size_t iterations) override {
     std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations);
     MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
-    return durations;
+    return BatchTimes{std::move(durations), std::nullopt};
   }
 
  private:

@@ -38,6 +38,12 @@ CaseRequest case_request_from_json(const json& j) {
   return request;
 }
 
+json to_json(const TimedBatch& batch) { return json{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}}; }
+
+TimedBatch timed_batch_from_json(const json& j) {
+  return TimedBatch{j.at("seconds").get<std::vector<double>>(), j.at("loop_seconds").get<double>()};
+}
+
 std::string printable(std::string_view text, std::size_t limit) {
   std::string out;
   for (char c : text.substr(0, limit)) out += (c >= 0x20 && c < 0x7f) ? c : '?';

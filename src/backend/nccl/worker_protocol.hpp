@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,17 @@ struct CommConfig {
 struct CaseRequest {
   Case spec;
   bool check = true;   // run once, verify, count wrong elements
-  bool graph = false;  // launch timed iterations through a CUDA graph
+  bool graph = false;  // time each batch as one CUDA graph (one batch-mean sample)
+};
+
+// A worker's answer to {"op": "time", "iterations": k}: what one rank measured of k iterations.
+struct TimedBatch {
+  // Without a graph: each of the k iterations' seconds. With a graph, which can only be timed
+  // from outside: one value, the graph's seconds / k.
+  std::vector<double> seconds;
+  // The timed loop's seconds on this rank, which nccl-tests divides by k: the k iterations from
+  // end to end, or the graph.
+  double loop_seconds = 0;
 };
 
 // A reply as read by the supervisor. A line that is not a reply throws ProtocolError.
@@ -45,6 +56,8 @@ nlohmann::json to_json(const CommConfig& config);
 CommConfig comm_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const CaseRequest& request);
 CaseRequest case_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const TimedBatch& batch);
+TimedBatch timed_batch_from_json(const nlohmann::json& j);
 
 // Text safe to show and to store in JSON: printable ASCII, the rest as '?', at most `limit` chars.
 std::string printable(std::string_view text, std::size_t limit = 200);

@@ -74,13 +74,40 @@ TEST(StepAgreement, AWorkersOwnFailureBeatsTheTimeoutsItCaused) {
 }
 
 TEST(StepAgreement, CombinesPerIterationMaximaAndWrongCounts) {
-  const auto longest = max_seconds({{{"seconds", {1.0, 5.0}}}, {{"seconds", {2.0, 3.0}}}});
+  const auto longest = combine_timed_batches({{{"seconds", {1.0, 5.0}}, {"loop_seconds", 6.0}},
+                                              {{"seconds", {2.0, 3.0}}, {"loop_seconds", 5.0}}});
   EXPECT_EQ(longest["seconds"], (std::vector<double>{2.0, 5.0}));
   EXPECT_EQ(sum_wrong({{{"wrong", 2}}, {{"wrong", 3}}})["wrong"], 5);
   LocalControlPlane local;
   const AgreedStep agreed = agree_step(local, StepOutcome{}, {{"wrong", 4}}, sum_wrong);
   EXPECT_TRUE(agreed.outcome.ok());
   EXPECT_EQ(agreed.data["wrong"], 4);
+}
+
+TEST(StepAgreement, LoopSecondsAreTheMeanOverRanksAsNcclTestsAverages) {
+  const auto combined = combine_timed_batches({{{"seconds", {1.0}}, {"loop_seconds", 4.0}},
+                                               {{"seconds", {3.0}}, {"loop_seconds", 8.0}}});
+  EXPECT_DOUBLE_EQ(combined["loop_seconds"].get<double>(), 6.0);
+  EXPECT_EQ(combined["ranks"], 2);
+}
+
+TEST(StepAgreement, CombiningCombinedPartsWeighsEveryRankAlike) {
+  // One supervisor with three workers, another with one: rank 0 combines their combinations.
+  const auto three = combine_timed_batches({{{"seconds", {1.0}}, {"loop_seconds", 3.0}},
+                                            {{"seconds", {2.0}}, {"loop_seconds", 3.0}},
+                                            {{"seconds", {1.5}}, {"loop_seconds", 3.0}}});
+  const auto one = combine_timed_batches({{{"seconds", {0.5}}, {"loop_seconds", 7.0}}});
+  const auto all = combine_timed_batches({three, one});
+  EXPECT_DOUBLE_EQ(all["loop_seconds"].get<double>(), 4.0);  // (3 + 3 + 3 + 7) / 4, not (3 + 7) / 2
+  EXPECT_EQ(all["ranks"], 4);
+  EXPECT_EQ(all["seconds"], (std::vector<double>{2.0}));
+}
+
+TEST(StepAgreement, TimedBatchesOfDifferentLengthsAreRefused) {
+  EXPECT_THROW(combine_timed_batches({{{"seconds", {1.0, 2.0}}, {"loop_seconds", 3.0}},
+                                      {{"seconds", {1.0}}, {"loop_seconds", 1.0}}}),
+               BackendError);
+  EXPECT_THROW(combine_timed_batches({{{"seconds", {1.0}}}}), nlohmann::json::exception);  // no loop_seconds
 }
 
 TEST(WorkerEnvironment, KnobsOverrideAndEmulationAddsAHostId) {

@@ -38,6 +38,13 @@ TEST(WorkerProtocol, CommConfigKeepsOnlyWhatIsSet) {
   EXPECT_TRUE(back.net_name.empty());
 }
 
+TEST(WorkerProtocol, TimedBatchRoundTrips) {
+  const TimedBatch batch{{1e-6, 2e-6}, 3e-6};
+  const TimedBatch back = timed_batch_from_json(nlohmann::json::parse(ok_reply_line(to_json(batch))));
+  EXPECT_EQ(back.seconds, batch.seconds);
+  EXPECT_DOUBLE_EQ(back.loop_seconds, batch.loop_seconds);
+}
+
 TEST(WorkerProtocol, RepliesParse) {
   EXPECT_TRUE(parse_reply(ok_reply_line({{"wrong", 3}})).ok);
   EXPECT_EQ(parse_reply(ok_reply_line({{"wrong", 3}})).body["wrong"], 3);

@@ -47,7 +47,7 @@ class FaultEngine : public WorkerEngine {
 
   std::int64_t check() override { return inner_->check(); }
 
-  std::vector<double> time(std::size_t iterations) override {
+  TimedBatch time(std::size_t iterations) override {
     if (mode_ == FaultMode::HangCase) hang_forever();
     return inner_->time(iterations);
   }

@@ -2,6 +2,7 @@
 // figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise.
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
 #include <random>
 
 #include "core/collective_traits.hpp"
@@ -35,16 +36,22 @@ class SimulatedEngine : public WorkerEngine {
     return {{"nccl_version", "simulated"}, {"device", identity_.device}};
   }
 
-  void prepare(const CaseRequest& request) override { case_ = request.spec; }
+  void prepare(const CaseRequest& request) override {
+    case_ = request.spec;
+    graph_ = request.graph;
+  }
 
   std::int64_t check() override { return 0; }
 
-  std::vector<double> time(std::size_t iterations) override {
+  // Shaped like the NCCL engine's answer: per-iteration seconds, or one graph mean.
+  TimedBatch time(std::size_t iterations) override {
     const double base = model_seconds();
     std::normal_distribution<double> jitter(1.0, 0.01);
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
-    return seconds;
+    const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
+    if (graph_) return TimedBatch{{loop / static_cast<double>(iterations)}, loop};
+    return TimedBatch{std::move(seconds), loop};
   }
 
   void finish() override {}
@@ -62,6 +69,7 @@ class SimulatedEngine : public WorkerEngine {
 
   WorkerIdentity identity_;
   Case case_;
+  bool graph_ = false;
   std::mt19937 noise_;
 };
 

@@ -17,17 +17,22 @@ struct BatchFailed {
 class SupervisedBatchTimer : public BatchTimer {
  public:
   using RunBatch = std::function<StepOutcome(std::size_t iterations, nlohmann::json& data)>;
-  explicit SupervisedBatchTimer(RunBatch run) : run_(std::move(run)) {}
+  SupervisedBatchTimer(RunBatch run, bool graph) : run_(std::move(run)), graph_(graph) {}
 
-  std::vector<double> time_batch(std::size_t iterations) override {
+  // A graph is timed from outside only: each batch gives one mean.
+  SampleUnit unit() const override { return graph_ ? SampleUnit::BatchMean : SampleUnit::Iteration; }
+
+  BatchTimes time_batch(std::size_t iterations) override {
     nlohmann::json data;
     const StepOutcome outcome = run_(iterations, data);
     if (!outcome.ok()) throw BatchFailed{outcome};
-    return data.at("seconds").get<std::vector<double>>();
+    const TimedBatch batch = timed_batch_from_json(data);
+    return BatchTimes{batch.seconds, batch.loop_seconds};
   }
 
  private:
   RunBatch run_;
+  bool graph_;
 };
 
 nlohmann::json nothing(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
@@ -92,12 +97,13 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
     if (!outcome.ok()) return failed_step(c, setting, outcome);
     wrong = data.at("wrong").get<std::int64_t>();
   }
-  SupervisedBatchTimer timer([&](std::size_t iterations, nlohmann::json& seconds) {
-    return step("timing", request_line("time", {{"iterations", iterations}}), max_seconds, seconds);
-  });
+  SupervisedBatchTimer timer(
+      [&](std::size_t iterations, nlohmann::json& batch) {
+        return step("timing", request_line("time", {{"iterations", iterations}}), combine_timed_batches, batch);
+      },
+      run_.graph);
   try {
-    const SampleRun run = sample_until_stable(timer, options_->stopping);
-    return measured_case(c, setting.name, nranks_, run.samples, run.pipelined_seconds, wrong);
+    return measured_case(c, setting.name, nranks_, sample_until_stable(timer, options_->stopping), wrong);
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/nccl/worker_protocol.hpp"
 #include "core/errors.hpp"
 
 namespace commtune {
@@ -52,15 +53,22 @@ AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const jso
   return AgreedStep{decode_outcome(j), j.at("data")};
 }
 
-json max_seconds(const std::vector<json>& parts) {
-  std::vector<double> longest;
+json combine_timed_batches(const std::vector<json>& parts) {
+  if (parts.empty()) throw BackendError("no timed batch to combine");
+  std::vector<double> longest = timed_batch_from_json(parts.front()).seconds;
+  double loop_sum = 0;
+  int ranks = 0;
   for (const auto& part : parts) {
-    const auto seconds = part.at("seconds").get<std::vector<double>>();
-    if (longest.empty()) longest.assign(seconds.size(), 0.0);
-    if (seconds.size() != longest.size()) throw BackendError("workers timed different numbers of iterations");
-    for (std::size_t i = 0; i < seconds.size(); ++i) longest[i] = std::max(longest[i], seconds[i]);
+    const TimedBatch batch = timed_batch_from_json(part);
+    if (batch.seconds.size() != longest.size()) throw BackendError("workers timed different numbers of iterations");
+    for (std::size_t i = 0; i < longest.size(); ++i) longest[i] = std::max(longest[i], batch.seconds[i]);
+    const int weight = part.value("ranks", 1);  // a part already combined over several ranks
+    loop_sum += batch.loop_seconds * weight;
+    ranks += weight;
   }
-  return json{{"seconds", longest}};
+  json combined = to_json(TimedBatch{longest, loop_sum / ranks});
+  combined["ranks"] = ranks;
+  return combined;
 }
 
 json sum_wrong(const std::vector<json>& parts) {

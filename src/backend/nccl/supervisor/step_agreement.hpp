@@ -24,8 +24,12 @@ AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const nlo
 // The verdict among several outcomes: the first plain failure, else the first timeout, else ok.
 StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes);
 
-// Combiners: element-wise max of {"seconds": [...]}; sum of {"wrong": n}.
-nlohmann::json max_seconds(const std::vector<nlohmann::json>& parts);
+// Combiners. Timed batches ({"seconds": [...], "loop_seconds": s}, one per rank): the
+// element-wise max of the seconds (a collective is as slow as its slowest rank) and the mean of
+// the loop seconds (nccl-tests' average over ranks), with "ranks": how many it averages, so that
+// combining combined parts again (each supervisor, then rank 0) weighs every rank alike. Data
+// checks: the sum of {"wrong": n}.
+nlohmann::json combine_timed_batches(const std::vector<nlohmann::json>& parts);
 nlohmann::json sum_wrong(const std::vector<nlohmann::json>& parts);
 
 }  // namespace commtune

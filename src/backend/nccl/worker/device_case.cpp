@@ -22,13 +22,17 @@ DeviceCase::DeviceCase(const Case& c, int rank, int nranks)
       in_place_offsets_(nccl_in_place_offsets(c.collective, rank, counts_.count)), element_size_(size_of(c.dtype)) {
   recv_ = allocate(recv_buffer_elements(counts_, c.placement) * element_size_);
   if (!in_place()) send_ = allocate(send_buffer_elements(counts_, c.placement) * element_size_);
+  scratch_ = allocate(2 * scratch_bytes());
 }
+
+std::size_t DeviceCase::scratch_bytes() const { return static_cast<std::size_t>(nranks_) * element_size_; }
 
 std::byte* DeviceCase::input() const { return in_place() ? at(recv_.get(), in_place_offsets_.input) : send_.get(); }
 
 std::byte* DeviceCase::result() const { return at(recv_.get(), in_place() ? in_place_offsets_.result : 0); }
 
 void DeviceCase::fill_for_check(cudaStream_t stream) {
+  check_cuda(cudaMemsetAsync(scratch_.get(), 0, 2 * scratch_bytes(), stream), "cudaMemsetAsync");
   kernels::fill_poison(recv_.get(), recv_buffer_elements(counts_, case_.placement), case_.dtype,
                       poison_value(case_.dtype, case_.op, nranks_), stream);
   if (const auto span = input_span(case_.collective, counts_.count, rank_, nranks_, case_.root))
@@ -37,13 +41,20 @@ void DeviceCase::fill_for_check(cudaStream_t stream) {
 }
 
 ncclResult_t DeviceCase::launch(ncclComm_t comm, cudaStream_t stream) const {
+  return launch_on(comm, stream, input(), result(), counts_.count);
+}
+
+ncclResult_t DeviceCase::launch_barrier(ncclComm_t comm, cudaStream_t stream) const {
+  return launch_on(comm, stream, scratch_.get(), scratch_.get() + scratch_bytes(), 1);
+}
+
+ncclResult_t DeviceCase::launch_on(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv, std::size_t n) const {
   const ncclDataType_t type = to_nccl(case_.dtype);
-  const std::size_t n = counts_.count;
   switch (case_.collective) {
-    case Collective::AllReduce: return ncclAllReduce(input(), result(), n, type, to_nccl(case_.op), comm, stream);
-    case Collective::AllGather: return ncclAllGather(input(), result(), n, type, comm, stream);
-    case Collective::Broadcast: return ncclBroadcast(input(), result(), n, type, case_.root, comm, stream);
-    case Collective::ReduceScatter: return ncclReduceScatter(input(), result(), n, type, to_nccl(case_.op), comm, stream);
+    case Collective::AllReduce: return ncclAllReduce(send, recv, n, type, to_nccl(case_.op), comm, stream);
+    case Collective::AllGather: return ncclAllGather(send, recv, n, type, comm, stream);
+    case Collective::Broadcast: return ncclBroadcast(send, recv, n, type, case_.root, comm, stream);
+    case Collective::ReduceScatter: return ncclReduceScatter(send, recv, n, type, to_nccl(case_.op), comm, stream);
   }
   return ncclInvalidArgument;
 }

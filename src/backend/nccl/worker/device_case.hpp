@@ -19,9 +19,15 @@ class DeviceCase {
   // Allocates; throws BackendError (not fatal) when the buffers do not fit.
   DeviceCase(const Case& c, int rank, int nranks);
 
+  // Fills the inputs and poisons the results (also zeroes the barrier's scratch buffers).
   void fill_for_check(cudaStream_t stream);
-  // Enqueues the collective; returns NCCL's result (ncclInProgress on a non-blocking comm).
+  // Enqueues the collective; returns NCCL's result.
   ncclResult_t launch(ncclComm_t comm, cudaStream_t stream) const;
+  // Enqueues the same collective (type, op, root) on one element per rank of scratch buffers: a
+  // GPU-side barrier before a timed batch that NCCL can run wherever it runs the case, since
+  // which algorithms NCCL 2.28 allows does not depend on the size. All-reduce, all-gather and
+  // reduce-scatter wait for every rank; a broadcast only holds every rank back to its root.
+  ncclResult_t launch_barrier(ncclComm_t comm, cudaStream_t stream) const;
   // Enqueues the verify kernels, adding wrong elements to *counter (device memory).
   void count_wrong(unsigned long long* counter, cudaStream_t stream) const;
 
@@ -35,6 +41,8 @@ class DeviceCase {
   bool in_place() const { return case_.placement == Placement::InPlace; }
   std::byte* input() const;   // where this rank's input lives
   std::byte* result() const;  // where this rank's result lands
+  ncclResult_t launch_on(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv, std::size_t count) const;
+  std::size_t scratch_bytes() const;  // one of the barrier's two scratch buffers
 
   Case case_;
   int rank_, nranks_;
@@ -43,6 +51,7 @@ class DeviceCase {
   std::size_t element_size_;
   DeviceBuffer send_;  // empty in place
   DeviceBuffer recv_;  // in place, the rank's one buffer
+  DeviceBuffer scratch_;  // the barrier's send buffer, then its receive buffer
 };
 
 }  // namespace commtune

@@ -1,13 +1,15 @@
-// The real worker: one GPU, one non-blocking NCCL communicator, the fill/verify kernels and CUDA
-// event timing. Waits poll the stream and ncclCommGetAsyncError (where a non-blocking
-// communicator reports its errors); a hang is left to the supervisor's watchdog, which kills
-// this process.
+// The real worker: one GPU, one blocking NCCL communicator, the fill/verify kernels and CUDA
+// event timing. Waits poll the stream and ncclCommGetAsyncError, so that an error found while
+// waiting carries NCCL's text and belongs to the step that waited; a hang is left to the
+// supervisor's watchdog, which kills this process (NCCL has no collective timeout).
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <chrono>
 #include <cstring>
 #include <thread>
 
+#include "backend/nccl/worker/batch_timing.hpp"
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
@@ -63,19 +65,90 @@ class EventPool {
   EventPool(const EventPool&) = delete;
   EventPool& operator=(const EventPool&) = delete;
   cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
-  std::vector<double> intervals() const {
-    std::vector<double> seconds(events_.size() - 1);
-    for (std::size_t i = 0; i + 1 < events_.size(); ++i) {
-      float ms = 0;
-      check_cuda(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]), "cudaEventElapsedTime", true);
-      seconds[i] = ms * 1e-3;
-    }
+
+  double seconds_between(std::size_t from, std::size_t to) const {
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, events_[from], events_[to]), "cudaEventElapsedTime", true);
+    return ms * 1e-3;
+  }
+  // Seconds from the first event to each event (each mark is one reading, so the loop's length
+  // is not a sum of rounded intervals).
+  std::vector<double> marks() const {
+    std::vector<double> seconds(events_.size());
+    for (std::size_t i = 0; i < events_.size(); ++i) seconds[i] = i == 0 ? 0.0 : seconds_between(0, i);
     return seconds;
   }
 
  private:
   std::vector<cudaEvent_t> events_;
 };
+
+// An instantiated CUDA graph, destroyed with its owner.
+class GraphExec {
+ public:
+  // Instantiates `graph` and destroys it (the executable graph does not need it).
+  explicit GraphExec(cudaGraph_t graph) {
+    const cudaError_t built = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    check_cuda(built, "cudaGraphInstantiate", true);
+  }
+  ~GraphExec() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+  }
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+  cudaGraphExec_t get() const { return exec_; }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// A stream capture that always ends: finish() makes the graph; abandon() (or leaving early)
+// ends the capture and drops what was captured, so the stream is usable again.
+class StreamCapture {
+ public:
+  explicit StreamCapture(cudaStream_t stream) : stream_(stream) {
+    // Thread-local mode, as nccl-tests: NCCL may call CUDA from its own threads meanwhile.
+    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", true);
+  }
+  ~StreamCapture() { abandon(); }
+  StreamCapture(const StreamCapture&) = delete;
+  StreamCapture& operator=(const StreamCapture&) = delete;
+
+  void abandon() {
+    if (stream_ == nullptr) return;
+    cudaGraph_t graph = nullptr;
+    cudaStreamEndCapture(stream_, &graph);
+    stream_ = nullptr;
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    cudaGetLastError();  // an invalidated capture is not this process's lasting error
+  }
+
+  std::unique_ptr<GraphExec> finish() {
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
+    stream_ = nullptr;
+    if (ended != cudaSuccess && graph != nullptr) cudaGraphDestroy(graph);
+    check_cuda(ended, "cudaStreamEndCapture", true);
+    return std::make_unique<GraphExec>(graph);
+  }
+
+ private:
+  cudaStream_t stream_;
+};
+
+// Blocking, NCCL's default and what nccl-tests uses: with blocking = 0 every group end (every
+// collective is one) starts a launch thread (src/group.cc). Only the CTA bounds that were given
+// are set: NCCL refuses minCTAs > maxCTAs before it fills defaults (src/init.cc,
+// parseCommConfig), so completing a lone bound is the supervisor's (comm_config_of).
+ncclConfig_t blocking_config(const CommConfig& config, const std::string& net_name) {
+  ncclConfig_t nccl_config = NCCL_CONFIG_INITIALIZER;
+  nccl_config.blocking = 1;
+  if (config.min_ctas) nccl_config.minCTAs = *config.min_ctas;
+  if (config.max_ctas) nccl_config.maxCTAs = *config.max_ctas;
+  if (!net_name.empty()) nccl_config.netName = net_name.c_str();
+  return nccl_config;
+}
 
 class NcclEngine : public WorkerEngine {
  public:
@@ -104,21 +177,25 @@ class NcclEngine : public WorkerEngine {
     check_cuda(cudaSetDevice(identity_.device), "cudaSetDevice", true);
     check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate", true);
     check_cuda(cudaMalloc(&counter_, sizeof *counter_), "cudaMalloc", true);
+    check_cuda(cudaMallocHost(&counter_host_, sizeof *counter_host_), "cudaMallocHost", true);
     net_name_ = config.net_name;  // NCCL keeps the pointer
-    ncclConfig_t nccl_config = NCCL_CONFIG_INITIALIZER;
-    nccl_config.blocking = 0;
-    if (config.min_ctas) nccl_config.minCTAs = *config.min_ctas;
-    if (config.max_ctas) nccl_config.maxCTAs = *config.max_ctas;
-    if (!net_name_.empty()) nccl_config.netName = net_name_.c_str();
-    check_nccl(ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config), comm_,
-               "ncclCommInitRankConfig", true);
-    wait_for_comm("communicator init");
+    ncclConfig_t nccl_config = blocking_config(config, net_name_);
+    // Returns once the communicator is ready or has failed; a hang here is the watchdog's.
+    const ncclResult_t result =
+        ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config);
+    if (result == ncclInProgress)
+      abort_comm("ncclCommInitRankConfig: NCCL_COMM_BLOCKING=0 in the environment made the communicator non-blocking; "
+                 "the worker needs a blocking one");
+    if (result != ncclSuccess) abort_comm("ncclCommInitRankConfig: " + nccl_error_text(result, comm_));
+    require_healthy("communicator init");
     int version = 0;
     ncclGetVersion(&version);
     return {{"nccl_version", nccl_version_text(version)}, {"device", device_facts(identity_.device)}};
   }
 
   void prepare(const CaseRequest& request) override {
+    // An error that arrived after the previous case's last wait: say so, not blame this case.
+    require_healthy("the communicator failed between cases, before this one started");
     current_.reset();
     request_ = request;
     current_ = std::make_unique<DeviceCase>(request.spec, identity_.rank, identity_.nranks);
@@ -129,24 +206,19 @@ class NcclEngine : public WorkerEngine {
   std::int64_t check() override {
     require_case();
     check_cuda(cudaMemsetAsync(counter_, 0, sizeof *counter_, stream_), "cudaMemsetAsync", true);
-    enqueue();
+    enqueue_or_drain([&] { require_launched("data check collective", current_->launch(comm_, stream_)); });
     current_->count_wrong(counter_, stream_);
-    unsigned long long wrong = 0;
-    check_cuda(cudaMemcpyAsync(&wrong, counter_, sizeof wrong, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync", true);
+    // Into pinned memory the copy is queued like a kernel and returns at once (into pageable
+    // memory it would block until the collective is done, outside the polling below).
+    check_cuda(cudaMemcpyAsync(counter_host_, counter_, sizeof *counter_, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync", true);
     wait_for_stream("data check");
-    return static_cast<std::int64_t>(wrong);
+    return static_cast<std::int64_t>(*counter_host_);
   }
 
-  std::vector<double> time(std::size_t iterations) override {
+  TimedBatch time(std::size_t iterations) override {
     require_case();
-    EventPool events(iterations + 1);
-    if (request_.graph) {
-      launch_graph(iterations, events);
-    } else {
-      enqueue_timed(iterations, events);
-    }
-    wait_for_stream("timed iterations");
-    return events.intervals();
+    return request_.graph ? time_graph(iterations) : time_iterations(iterations);
   }
 
   void finish() override { release(); }
@@ -156,65 +228,104 @@ class NcclEngine : public WorkerEngine {
     if (!current_) throw BackendError("no case prepared");
   }
 
-  // Iterations back to back, an event between each: per-iteration durations, no host gaps.
-  void enqueue_timed(std::size_t iterations, const EventPool& events) {
-    check_cuda(cudaEventRecord(events[0], stream_), "cudaEventRecord", true);
-    for (std::size_t i = 0; i < iterations; ++i) {
+  // A GPU-side barrier, then k + 1 iterations back to back with an event after each: the first
+  // interval (host enqueue, skew leaving the barrier) is dropped, k remain.
+  TimedBatch time_iterations(std::size_t k) {
+    const std::size_t run = iterations_to_run(k);
+    EventPool events(run + 1);
+    enqueue_or_drain([&] {
+      require_launched("barrier before the timed batch", current_->launch_barrier(comm_, stream_));
+      record(events[0]);
+      for (std::size_t i = 0; i < run; ++i) {
+        require_launched("timed collective", current_->launch(comm_, stream_));
+        record(events[i + 1]);
+      }
+    });
+    wait_for_stream("timed iterations");
+    return batch_from_marks(events.marks());
+  }
+
+  // k iterations captured into a graph, timed from outside: an event after the barrier and one
+  // after the graph (a plain cudaEventRecord inside a capture only orders the captured work and
+  // records nothing when the graph runs).
+  TimedBatch time_graph(std::size_t k) {
+    const std::unique_ptr<GraphExec> graph = capture(k);
+    check_cuda(cudaGraphUpload(graph->get(), stream_), "cudaGraphUpload", true);  // not in the timed launch
+    EventPool events(2);
+    enqueue_or_drain([&] {
+      require_launched("barrier before the timed graph", current_->launch_barrier(comm_, stream_));
+      record(events[0]);
+      check_cuda(cudaGraphLaunch(graph->get(), stream_), "cudaGraphLaunch", true);
+      record(events[1]);
+    });
+    wait_for_stream("timed graph");
+    return batch_from_graph(events.seconds_between(0, 1), k);
+  }
+
+  // The capture ends before a refused launch is handled: aborting a communicator may make CUDA
+  // calls that a capturing stream does not allow.
+  std::unique_ptr<GraphExec> capture(std::size_t k) {
+    StreamCapture capture(stream_);
+    for (std::size_t i = 0; i < k; ++i) {
+      const ncclResult_t result = current_->launch(comm_, stream_);
+      if (result == ncclSuccess) continue;
+      capture.abandon();
+      require_launched("captured collective", result);
+    }
+    return capture.finish();
+  }
+
+  void record(cudaEvent_t event) { check_cuda(cudaEventRecord(event, stream_), "cudaEventRecord", true); }
+
+  // Runs `enqueue`; when a launch fails and the communicator survives, waits for what was queued
+  // before it, so that the failed case leaves nothing running behind it.
+  template <typename Enqueue>
+  void enqueue_or_drain(Enqueue&& enqueue) {
+    try {
       enqueue();
-      check_cuda(cudaEventRecord(events[i + 1], stream_), "cudaEventRecord", true);
+    } catch (const CommunicatorLost&) {
+      throw;
+    } catch (const BackendError&) {
+      wait_for_stream("after a failed launch");
+      throw;
     }
   }
 
-  // The same sequence captured once into a CUDA graph and launched as one unit.
-  void launch_graph(std::size_t iterations, const EventPool& events) {
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", true);
-    enqueue_timed(iterations, events);
-    check_cuda(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture", true);
-    const cudaError_t built = cudaGraphInstantiate(&exec, graph, 0);
-    cudaGraphDestroy(graph);
-    check_cuda(built, "cudaGraphInstantiate", true);
-    const cudaError_t launched = cudaGraphLaunch(exec, stream_);
-    wait_for_stream("graph launch");
-    cudaGraphExecDestroy(exec);
-    check_cuda(launched, "cudaGraphLaunch", true);
+  // A launch NCCL refused is this case's error, with NCCL's text. It is not fatal while the
+  // communicator is healthy (NCCL found no algorithm for the forced NCCL_ALGO / NCCL_PROTO: the
+  // next case may have one); with the communicator in error it is, and still this case's.
+  void require_launched(const std::string& what, ncclResult_t result) {
+    if (result == ncclSuccess) return;
+    const std::string text = what + ": " + nccl_error_text(result, comm_);
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
+    if (queried != ncclSuccess || state != ncclSuccess)
+      abort_comm(text + "; the communicator is in error: " + ncclGetErrorString(queried != ncclSuccess ? queried : state));
+    throw BackendError(text);
   }
 
-  void enqueue() {
-    const ncclResult_t result = current_->launch(comm_, stream_);
-    // Errors NCCL finds before launching leave the communicator usable (e.g. no algorithm for
-    // this collective under the forced NCCL_ALGO); anything else ends this worker.
-    check_nccl(result, comm_, "collective launch", result != ncclInvalidUsage && result != ncclInvalidArgument);
-    if (result == ncclInProgress) wait_for_comm("collective enqueue");
+  void require_healthy(const std::string& what) {
+    if (comm_ == nullptr) throw CommunicatorLost(what + ": the communicator was aborted");
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
+    if (queried != ncclSuccess) abort_comm(what + ": " + nccl_error_text(queried, comm_));
+    if (state != ncclSuccess) abort_comm(what + ": " + nccl_error_text(state, comm_));
   }
 
-  void wait_for_comm(const char* what) {
-    ncclResult_t state = ncclInProgress;
-    while (state == ncclInProgress) {
-      check_nccl(ncclCommGetAsyncError(comm_, &state), comm_, what, true);
-      if (state == ncclInProgress) std::this_thread::yield();
-    }
-    if (state != ncclSuccess) abort_with(what, state);
-  }
-
+  // Polls: the stream for completion, the communicator for an error (checked once more after
+  // completion, so that an error raised by this step is reported by this step).
   void wait_for_stream(const char* what) {
     while (true) {
       const cudaError_t query = cudaStreamQuery(stream_);
+      if (query != cudaSuccess && query != cudaErrorNotReady) check_cuda(query, what, true);
+      if (comm_ != nullptr) require_healthy(what);
       if (query == cudaSuccess) return;
-      if (query != cudaErrorNotReady) check_cuda(query, what, true);
-      if (comm_ != nullptr) {
-        ncclResult_t state = ncclSuccess;
-        ncclCommGetAsyncError(comm_, &state);
-        if (state != ncclSuccess && state != ncclInProgress) abort_with(what, state);
-      }
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
 
-  [[noreturn]] void abort_with(const char* what, ncclResult_t state) {
-    const std::string text = std::string(what) + ": " + nccl_error_text(state, comm_);
-    ncclCommAbort(comm_);  // never destroy a broken communicator
+  [[noreturn]] void abort_comm(const std::string& text) {
+    if (comm_ != nullptr) ncclCommAbort(comm_);  // never destroy a broken communicator
     comm_ = nullptr;
     throw CommunicatorLost(text);
   }
@@ -222,15 +333,15 @@ class NcclEngine : public WorkerEngine {
   void release() {
     current_.reset();
     if (comm_ != nullptr) {
-      // Non-blocking finalize: wait for it to settle; destroy only a communicator that finalized.
-      ncclResult_t state = ncclCommFinalize(comm_);
-      while (state == ncclInProgress && ncclCommGetAsyncError(comm_, &state) == ncclSuccess) std::this_thread::yield();
-      if (state == ncclSuccess) ncclCommDestroy(comm_);
+      // Blocking finalize waits for outstanding work; destroy only a communicator that finalized.
+      if (ncclCommFinalize(comm_) == ncclSuccess) ncclCommDestroy(comm_);
       else ncclCommAbort(comm_);
       comm_ = nullptr;
     }
+    if (counter_host_ != nullptr) cudaFreeHost(counter_host_);
     if (counter_ != nullptr) cudaFree(counter_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    counter_host_ = nullptr;
     counter_ = nullptr;
     stream_ = nullptr;
   }
@@ -238,7 +349,8 @@ class NcclEngine : public WorkerEngine {
   WorkerIdentity identity_;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
-  unsigned long long* counter_ = nullptr;
+  unsigned long long* counter_ = nullptr;       // device: wrong elements of the check
+  unsigned long long* counter_host_ = nullptr;  // pinned host copy of it
   std::string net_name_;
   CaseRequest request_;
   std::unique_ptr<DeviceCase> current_;

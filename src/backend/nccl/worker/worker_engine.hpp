@@ -41,8 +41,9 @@ class WorkerEngine {
   virtual void prepare(const CaseRequest& request) = 0;
   // Runs the collective once on the filled buffers; elements that differ from the exact result.
   virtual std::int64_t check() = 0;
-  // Runs `iterations` back to back; each iteration's seconds on this rank.
-  virtual std::vector<double> time(std::size_t iterations) = 0;
+  // Times `iterations` back to back on this rank: each one's seconds, or with a graph the graph's
+  // seconds / iterations; and the timed loop's seconds.
+  virtual TimedBatch time(std::size_t iterations) = 0;
   virtual void finish() = 0;
 };
 
