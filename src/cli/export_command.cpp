@@ -9,6 +9,7 @@
 #include "core/json_file.hpp"
 #include "report/export_writer.hpp"
 #include "report/output_file.hpp"
+#include "host/tuner_plugin_location.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/tuner.hpp"
@@ -50,12 +51,18 @@ void add_export_command(CLI::App& app, ExportCommandOptions& o) {
   cmd->add_option("--out", o.out_path, "Output file for one format (default: stdout)");
   cmd->add_option("--out-dir", o.out_dir, "Folder for --format all");
   cmd->add_flag("--force", o.force, "Replace existing output files (never an input, never through a symbolic link)");
+  cmd->add_flag("--nccl-algo-env", o.nccl_algo_env,
+                "NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices in the env files (NCCL debugging "
+                "variables, not for production: by default per-size choices go through commtune's tuner plugin)");
   add_tune_flags(*cmd, o.flags);
 }
 
 int run_export_command(const ExportCommandOptions& o) {
   const OutputPolicy policy{o.force, {o.input_path}};
-  const ExportPlan plan = make_export_plan(load_recommendation(o));
+  ExportOptions options;
+  options.nccl_algo_proto_env = o.nccl_algo_env;
+  options.tuner_plugin_path = find_tuner_plugin().path;
+  const ExportPlan plan = make_export_plan(load_recommendation(o), options);
   if (o.format == "all") return write_all(plan, o.out_dir, policy);
   for (const auto& writer : make_export_writers()) {
     if (writer->format() != o.format) continue;

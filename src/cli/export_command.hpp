@@ -16,6 +16,7 @@ struct ExportCommandOptions {
   std::string out_path;  // one format; empty: stdout
   std::string out_dir;   // --format all
   bool force = false;    // replace existing output files
+  bool nccl_algo_env = false;  // keep NCCL_ALGO / NCCL_PROTO in the env files (debugging variables)
   TuneFlags flags;
 };
 

@@ -4,6 +4,7 @@
 
 #include "launch/backend_choice.hpp"
 #include "host/host_facts.hpp"
+#include "host/tuner_plugin_location.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 
 namespace commtune {
@@ -18,6 +19,16 @@ int run_info_command(const Wiring& wiring) {
   std::cout << "nccl runtime: " << nccl_runtime_version() << "\n";
   std::cout << "visible GPUs: " << visible_gpu_count() << "\n";
   std::cout << "host: " << host_name() << " " << host_topology().dump() << "\n";
+  const TunerPluginLocation plugin = find_tuner_plugin();
+  std::cout << "nccl tuner plugin: " << (plugin.path.empty() ? "not found" : plugin.path);
+  if (!plugin.path.empty()) {
+    std::cout << " (tuner ABI";
+    for (const auto& v : plugin.abi_versions) std::cout << " " << v;
+    if (plugin.abi_versions.empty()) std::cout << " none";
+    std::cout << ")";
+  }
+  if (!plugin.problem.empty()) std::cout << ": " << plugin.problem;
+  std::cout << "\n";
   std::cout << "auto backend: " << choose_backend("auto", wiring).reason << "\n";
   return 0;
 }

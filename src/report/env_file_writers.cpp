@@ -6,6 +6,7 @@ namespace {
 void write_header(const ExportPlan& plan, std::ostream& out, const std::string& how) {
   for (const auto& line : plan.summary) out << "# " << comment_text(line) << "\n";
   for (const auto& note : plan.notes) out << "# note: " << comment_text(note) << "\n";
+  for (const auto& warning : plan.warnings) out << "# WARNING: " << comment_text(warning) << "\n";
   out << "# " << how << "\n";
 }
 

@@ -39,7 +39,8 @@ void ExportJsonWriter::write(const ExportPlan& plan, std::ostream& out) const {
   }
   const json doc{{"kind", "commtune-export"}, {"backend", plan.backend}, {"nranks", plan.nranks},
                  {"nnodes", plan.nnodes}, {"env", env}, {"env_order", order}, {"nccl_tuner", rows_json(plan)},
-                 {"ompi_rules", rules_json(plan)}, {"summary", plan.summary}, {"notes", plan.notes}};
+                 {"ompi_rules", rules_json(plan)}, {"summary", plan.summary}, {"notes", plan.notes},
+                 {"warnings", plan.warnings}};
   out << doc.dump(2) << "\n";
 }
 

@@ -9,6 +9,8 @@
 
 namespace commtune {
 
+inline constexpr const char* kTunerPluginFileName = "libnccl-tuner-commtune.so";
+
 class NcclTunerCsvWriter : public ExportWriter {
  public:
   std::string format() const override { return "nccl-tuner"; }

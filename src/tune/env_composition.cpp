@@ -80,22 +80,34 @@ std::optional<std::string> merged_list(const std::string& knob, const std::vecto
 }
 
 std::vector<EnvEntry> nccl_environment(const Recommendation& rec, const std::vector<Chosen>& chosen,
-                                       std::vector<std::string>& notes) {
+                                       bool nccl_algo_proto, std::vector<std::string>& notes) {
   std::vector<EnvEntry> env;
   for (const Chosen& c : chosen)
     if (!c.collective)
       for (const auto& [knob, value] : c.setting->knobs)
         if (!is_per_collective_knob(knob)) add(env, knob, value, notes);
+  std::vector<std::string> left_out;
   for (const std::string knob : {"NCCL_ALGO", "NCCL_PROTO"})
-    if (const auto value = merged_list(knob, chosen, measured_collectives(rec))) add(env, knob, *value, notes);
+    if (const auto value = merged_list(knob, chosen, measured_collectives(rec))) {
+      if (nccl_algo_proto)
+        add(env, knob, *value, notes);
+      else
+        left_out.push_back(knob + "=" + *value);
+    }
+  if (!left_out.empty()) {
+    std::string list;
+    for (const auto& l : left_out) list += (list.empty() ? "" : " ") + l;
+    notes.push_back("the env files leave out " + list + ": per-size choices go through commtune's tuner plugin "
+                    "(--format nccl-tuner); export --nccl-algo-env puts these debugging variables back");
+  }
   return env;
 }
 
 }  // namespace
 
-std::vector<EnvEntry> compose_environment(const Recommendation& rec, std::vector<std::string>& notes) {
+std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto, std::vector<std::string>& notes) {
   const std::vector<Chosen> chosen = chosen_settings(rec);
-  return rec.backend == "mpi" ? mpi_environment(chosen, notes) : nccl_environment(rec, chosen, notes);
+  return rec.backend == "mpi" ? mpi_environment(chosen, notes) : nccl_environment(rec, chosen, nccl_algo_proto, notes);
 }
 
 }  // namespace commtune

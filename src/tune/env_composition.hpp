@@ -3,7 +3,8 @@
 // OMPI_MCA_<name> (algorithm names turned into their numbers) and
 // OMPI_MCA_coll_tuned_use_dynamic_rules=1 when an algorithm is forced. NCCL: process-level knobs
 // as they are; per-collective NCCL_ALGO / NCCL_PROTO choices merged into one value in NCCL's
-// per-collective syntax (`allreduce:Tree;allgather:Ring`).
+// per-collective syntax (`allreduce:Tree;allgather:Ring`), only when `nccl_algo_proto` is set;
+// otherwise a note says they go through the tuner plugin.
 #include <string>
 #include <vector>
 
@@ -11,6 +12,6 @@
 
 namespace commtune {
 
-std::vector<EnvEntry> compose_environment(const Recommendation& rec, std::vector<std::string>& notes);
+std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto, std::vector<std::string>& notes);
 
 }  // namespace commtune

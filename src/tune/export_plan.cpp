@@ -40,7 +40,7 @@ void check_entries(const std::vector<EnvEntry>& env) {
 
 }  // namespace
 
-ExportPlan make_export_plan(const Recommendation& rec) {
+ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& options) {
   for (const auto& s : rec.settings)
     for (const auto& [name, value] : s.knobs) validate_knob(rec.backend, name, value);
   ExportPlan plan;
@@ -49,8 +49,17 @@ ExportPlan make_export_plan(const Recommendation& rec) {
   plan.nnodes = rec.nnodes;
   plan.summary = summary_lines(rec);
   for (const auto& label : rec.labels) plan.notes.push_back("measured with " + label);
-  plan.env = compose_environment(rec, plan.notes);
+  plan.tuner_plugin_path = options.tuner_plugin_path;
+  plan.env = compose_environment(rec, options.nccl_algo_proto_env, plan.notes);
   check_entries(plan.env);
+  for (const auto& e : plan.env)
+    if (rec.backend != "mpi" && (e.name == "NCCL_ALGO" || e.name == "NCCL_PROTO")) {
+      plan.warnings.push_back(
+          "NCCL_ALGO / NCCL_PROTO are NCCL debugging variables that \"should not be used in production\" (NVIDIA's "
+          "environment documentation): they force one choice for every size; commtune's tuner plugin "
+          "(--format nccl-tuner) is the production path");
+      break;
+    }
   if (rec.backend == "mpi")
     plan.ompi_rules = ompi_size_rules(rec);
   else

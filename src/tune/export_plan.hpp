@@ -30,6 +30,17 @@ struct OmpiRule {  // from min_bytes up (until the next rule), use `algorithm` (
   int segment_size = 0;
 };
 
+// What the user asked of the exports beyond the recommendation.
+struct ExportOptions {
+  // NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices into the env files. Off by
+  // default: NVIDIA lists them as debugging variables (they apply to every size); the per-size
+  // choices go through commtune's tuner plugin (the nccl-tuner rules file) instead.
+  bool nccl_algo_proto_env = false;
+  // Where commtune's tuner plugin is (build or install location), for the rules file's header;
+  // empty: the header names the library and the folder it is installed in.
+  std::string tuner_plugin_path;
+};
+
 struct ExportPlan {
   std::string backend;
   int nranks = 0, nnodes = 1;
@@ -38,10 +49,12 @@ struct ExportPlan {
   std::vector<TunerCsvRow> tuner_rows;
   std::map<Collective, std::vector<OmpiRule>> ompi_rules;
   std::vector<std::string> notes;    // what could not be expressed in a format
+  std::vector<std::string> warnings; // header lines every env file carries (debugging variables)
+  std::string tuner_plugin_path;     // ExportOptions::tuner_plugin_path
 };
 
 // Throws InputError when a knob of a chosen setting does not pass its grammar.
-ExportPlan make_export_plan(const Recommendation& rec);
+ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& options = {});
 
 // Bucket edge between two measured sizes: the geometric midpoint, rounded down.
 std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above);

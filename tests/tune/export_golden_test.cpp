@@ -105,8 +105,26 @@ TEST(NcclTunerCsv, BucketEdgesLieBetweenMeasuredSizes) {
   EXPECT_EQ(plan.tuner_rows[1].max_bytes, 4194304u);
 }
 
-TEST(NcclEnvExport, UsesOnlyValidNcclAlgoAndProtoSyntax) {
+TEST(NcclEnvExport, LeavesNcclAlgoAndProtoToTheTunerPluginByDefault) {
   const ExportPlan plan = plan_of("nccl-results-h100x16.json");
+  for (const auto& e : plan.env) EXPECT_TRUE(e.name != "NCCL_ALGO" && e.name != "NCCL_PROTO") << e.name;
+  EXPECT_TRUE(plan.warnings.empty());
+  ASSERT_FALSE(plan.notes.empty());
+  EXPECT_NE(plan.notes.back().find("--nccl-algo-env"), std::string::npos);
+}
+
+TEST(NcclEnvExport, UsesOnlyValidNcclAlgoAndProtoSyntax) {
+  ExportOptions options;
+  options.nccl_algo_proto_env = true;
+  const ExportPlan plan =
+      make_export_plan(tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), options);
+  // On request, with NVIDIA's warning in every env file's header.
+  ASSERT_EQ(plan.warnings.size(), 1u);
+  EXPECT_NE(plan.warnings[0].find("should not be used in production"), std::string::npos);
+  for (const auto& writer : make_export_writers()) {
+    if (!writer->applies_to(plan.backend) || writer->format() == "nccl-tuner") continue;
+    EXPECT_NE(render(*writer, plan).find("should not be used in production"), std::string::npos) << writer->format();
+  }
   int checked = 0;
   for (const auto& e : plan.env) {
     if (e.name == "NCCL_ALGO") EXPECT_NO_THROW(parse_nccl_list(e.value, NcclListKind::Algorithm)) << e.value;
