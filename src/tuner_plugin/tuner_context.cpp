@@ -8,9 +8,21 @@
 namespace commtune::tuner {
 
 TunerContext::TunerContext(std::size_t nranks, std::size_t nnodes, commtune_nccl_logger_t logger,
-                           const char* config_path)
+                           const char* config_path, const char* record_path)
     : nranks_(nranks), nnodes_(nnodes), logger_(logger) {
   const unsigned long init = commtuneNcclSubsysInit | commtuneNcclSubsysTuning;
+  if (record_path != nullptr && *record_path != '\0') {
+    auto recorder = std::make_unique<PickRecorder>();
+    std::string error;
+    if (!recorder->open(record_path, error)) {
+      log(commtuneNcclLogWarn, init, std::string("commtune tuner: record mode: cannot append to ") + record_path + " (" +
+                                         error + "): nothing recorded, NCCL's own choices");
+      return;
+    }
+    recorder_ = std::move(recorder);
+    log(commtuneNcclLogInfo, init, std::string("commtune tuner: record mode: NCCL's own choices, recorded in ") + record_path);
+    return;
+  }
   if (config_path == nullptr || *config_path == '\0') {
     log(commtuneNcclLogWarn, init,
         std::string("commtune tuner: ") + kConfigFileVariable + " is not set: no rules, NCCL's own choices");
@@ -43,6 +55,13 @@ void TunerContext::log(commtune_nccl_log_level_t level, unsigned long flags, con
 
 void TunerContext::coll_info(int function, std::size_t bytes, int num_pipe_ops, float* table, int num_algo,
                              int num_proto, int reg_buff, int* nchannels) {
+  if (recorder_) {
+    if (!recorder_->record(function, bytes, nccl_pick(table, num_algo, num_proto), nnodes_, nranks_, num_pipe_ops, reg_buff) &&
+        !said_record_full_.exchange(true))
+      log(commtuneNcclLogWarn, commtuneNcclSubsysTuning,
+          "commtune tuner: record mode: " + std::to_string(kMaxRecordedKeys) + " distinct calls recorded, no more");
+    return;
+  }
   if (rules_.empty()) return;
   const CollQuery q{function, bytes, num_pipe_ops, reg_buff, nranks_, nnodes_};
   const int index = first_matching_rule(rules_, q);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tuner_plugin/nccl_tuner_abi.hpp"
+#include "tuner_plugin/pick_recorder.hpp"
 #include "tuner_plugin/tuner_rules.hpp"
 
 namespace commtune::tuner {
@@ -18,8 +19,11 @@ inline constexpr const char* kConfigFileVariable = "NCCL_TUNER_CONFIG_FILE";
 class TunerContext {
  public:
   // Reads the rules file `config_path` (null: none given). Never fails: a missing or bad file is
-  // a warning through `logger` and a context without rules (NCCL's own choices).
-  TunerContext(std::size_t nranks, std::size_t nnodes, commtune_nccl_logger_t logger, const char* config_path);
+  // a warning through `logger` and a context without rules (NCCL's own choices). With
+  // `record_path` (record mode) no rules are read: the context changes nothing and records
+  // NCCL's picks there (pick_recorder.hpp).
+  TunerContext(std::size_t nranks, std::size_t nnodes, commtune_nccl_logger_t logger, const char* config_path,
+               const char* record_path = nullptr);
 
   // getCollInfo: applies the first matching rule; never fails.
   void coll_info(int function, std::size_t bytes, int num_pipe_ops, float* table, int num_algo, int num_proto,
@@ -34,6 +38,8 @@ class TunerContext {
   commtune_nccl_logger_t logger_;
   std::vector<TunerRule> rules_;
   std::unique_ptr<std::atomic<bool>[]> said_unavailable_;  // one flag per rule
+  std::unique_ptr<PickRecorder> recorder_;                 // record mode
+  std::atomic<bool> said_record_full_{false};
 };
 
 }  // namespace commtune::tuner

@@ -17,7 +17,8 @@ commtune_nccl_result_t commtune_init(void** context, std::uint64_t, std::size_t 
   if (context == nullptr) return commtuneNcclInvalidArgument;
   *context = nullptr;
   try {
-    *context = new TunerContext(nranks, nnodes, logger, std::getenv(commtune::tuner::kConfigFileVariable));
+    *context = new TunerContext(nranks, nnodes, logger, std::getenv(commtune::tuner::kConfigFileVariable),
+                                std::getenv(commtune::tuner::kRecordFileVariable));
   } catch (...) {
     // Out of memory: no context, and getCollInfo then leaves NCCL's choices alone.
     *context = nullptr;

@@ -3,6 +3,7 @@
 add_executable(tuner_plugin_tests
   ${CMAKE_CURRENT_LIST_DIR}/nccl_caller.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tuner_plugin_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/record_mode_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/roundtrip_test.cpp)
 target_link_libraries(tuner_plugin_tests PRIVATE GTest::gtest_main ${CMAKE_DL_LIBS} Threads::Threads)
 target_include_directories(tuner_plugin_tests PRIVATE ${PROJECT_SOURCE_DIR}/tests)
