@@ -72,6 +72,16 @@ typedef struct {
 
 }  // extern "C"
 
+// The layout NCCL expects (LP64): a name pointer, then one function pointer per member.
+static_assert(sizeof(commtune_nccl_result_t) == sizeof(int), "ncclResult_t is an int-sized enum");
+static_assert(sizeof(commtune_nccl_log_level_t) == sizeof(int), "ncclDebugLogLevel is an int-sized enum");
+static_assert(sizeof(commtune_nccl_tuner_v5_t) == 4 * sizeof(void*), "v5: name, init, getCollInfo, finalize");
+static_assert(sizeof(commtune_nccl_tuner_v6_t) == 5 * sizeof(void*), "v6: v5's members, then getChunkSize");
+static_assert(offsetof(commtune_nccl_tuner_v6_t, getCollInfo) == offsetof(commtune_nccl_tuner_v5_t, getCollInfo) &&
+                  offsetof(commtune_nccl_tuner_v6_t, finalize) == offsetof(commtune_nccl_tuner_v5_t, finalize),
+              "v6 starts with v5's members");
+static_assert(sizeof(commtune_nccl_nvl_domain_info_v5_t) == 3 * sizeof(int), "ncclNvlDomainInfo_v5_t: three ints");
+
 namespace commtune::tuner {
 
 // NCCL's cost table indices (src/include/nccl_common.h / the example plugin's tuner.h).
