@@ -12,6 +12,7 @@ struct CompareCommandOptions {
   double threshold = 0.05;
   std::string format = "markdown";
   std::string out_path;
+  bool allow_incomplete = false;  // either side may be an interrupted sweep (the report says so)
 };
 
 void add_compare_command(CLI::App& app, CompareCommandOptions& options);

@@ -1,5 +1,6 @@
 #include "cli/export_command.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/message_text.hpp"
 #include "report/export_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
@@ -16,10 +18,31 @@
 namespace commtune {
 namespace {
 
+constexpr const char* kFormats = "shell, conf, docker, json, nccl-tuner, ompi-rules, all";
+
+// Flags first: a wrong or contradictory flag is refused before any input is read.
+void check_flags(const ExportCommandOptions& o) {
+  const auto writers = make_export_writers();
+  const bool known = o.format == "all" || std::any_of(writers.begin(), writers.end(),
+                                                      [&](const auto& w) { return w->format() == o.format; });
+  if (!known) throw InputError("unknown --format " + quote_text(o.format) + " (" + kFormats + ")");
+  const bool all = o.format == "all";
+  if (o.command->count("--out-dir") > 0 && !all) throw InputError("--out-dir is for --format all; one format takes --out FILE");
+  if (o.command->count("--out") > 0 && all) throw InputError("--format all writes into --out-dir DIR, not --out");
+}
+
 Recommendation load_recommendation(const ExportCommandOptions& o) {
-  const nlohmann::json doc = read_json_file(o.input_path);
-  if (is_recommendation_json(doc)) return recommendation_from_json(doc, o.input_path);
-  return tune(results_from_json(doc, o.input_path), resolve_tune_options(o.flags));
+  const TuneOptions options = resolve_tune_options(o.flags);
+  const nlohmann::json doc = read_json_file(o.input_path, "input file");
+  if (is_recommendation_json(doc)) {
+    Recommendation rec = recommendation_from_json(doc, o.input_path);
+    if (rec.incomplete && !o.allow_incomplete)
+      throw InputError(o.input_path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to export it anyway");
+    return rec;
+  }
+  const ResultsDocument results = results_from_json(doc, o.input_path);
+  require_usable_results(results, o.input_path, o.allow_incomplete);
+  return tune(results, options);
 }
 
 void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path) {
@@ -46,10 +69,13 @@ void add_export_command(CLI::App& app, ExportCommandOptions& o) {
   cmd->add_option("--format", o.format, "shell (default), conf, docker, json, nccl-tuner, ompi-rules, or all");
   cmd->add_option("--out", o.out_path, "Output file for one format (default: stdout)");
   cmd->add_option("--out-dir", o.out_dir, "Folder for --format all");
+  add_allow_incomplete_flag(*cmd, o.allow_incomplete);
   add_tune_flags(*cmd, o.flags);
+  o.command = cmd;
 }
 
 int run_export_command(const ExportCommandOptions& o) {
+  check_flags(o);
   const ExportPlan plan = make_export_plan(load_recommendation(o));
   if (o.format == "all") return write_all(plan, o.out_dir);
   for (const auto& writer : make_export_writers()) {

@@ -15,7 +15,9 @@ struct ExportCommandOptions {
   std::string format = "shell";
   std::string out_path;  // one format; empty: stdout
   std::string out_dir;   // --format all
+  bool allow_incomplete = false;  // an interrupted sweep's results, or a recommendation tuned on them
   TuneFlags flags;
+  CLI::App* command = nullptr;  // to ask which flags were given
 };
 
 void add_export_command(CLI::App& app, ExportCommandOptions& options);

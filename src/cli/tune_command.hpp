@@ -12,6 +12,7 @@ namespace commtune {
 struct TuneCommandOptions {
   std::string results_path;
   std::string out_path;  // recommendation JSON; empty: none
+  bool allow_incomplete = false;  // tune an interrupted sweep's finished cases (said in every output)
   TuneFlags flags;
 };
 
