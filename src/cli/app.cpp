@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/compare_command.hpp"
@@ -11,9 +12,33 @@
 #include "cli/tune_command.hpp"
 #include "cli/worker_command.hpp"
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "host/launcher.hpp"
 
 namespace commtune {
+namespace {
+
+// The subcommands --help lists (the internal worker is hidden): "sweep, info, tune, export, compare".
+std::string visible_subcommands(CLI::App& app) {
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  return names;
+}
+
+// `commtune sweeep`: CLI11 would only say that a subcommand is required.
+void check_subcommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2) throw InputError("a subcommand is required: " + visible_subcommands(app));
+  const std::string first = argv[1];
+  if (first.empty() || first[0] == '-') return;
+  const auto all = app.get_subcommands([](const CLI::App*) { return true; });
+  if (std::none_of(all.begin(), all.end(), [&](const CLI::App* s) { return s->check_name(first); }))
+    throw InputError("unknown subcommand " + quote_text(first) + " (valid: " + visible_subcommands(app) + ")");
+}
+
+std::string failure_line(const CLI::App*, const CLI::Error& e) { return "commtune: error: " + one_line(e.what()) + "\n"; }
+
+}  // namespace
 
 int run_commtune(int argc, char** argv, const Wiring& wiring) {
   CLI::App app{"commtune: find how fast your GPUs (or hosts) talk, and which settings make it fastest"};
@@ -32,8 +57,13 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
   add_worker_command(app, worker);
   // Under a launcher every rank runs this; only one should print a usage error.
   const bool first_rank = detect_launcher().first_rank();
+  app.failure_message(failure_line);  // one line, like every other bad-input message
   try {
+    check_subcommand(app, argc, argv);
     app.parse(argc, argv);
+  } catch (const InputError& e) {
+    if (first_rank) std::cerr << "commtune: error: " << one_line(e.what()) << "\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
     const int code = first_rank ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
     return code == 0 ? 0 : 2;
@@ -48,10 +78,10 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
   } catch (const ReportedError& e) {
     return e.exit_code();
   } catch (const InputError& e) {
-    if (first_rank) std::cerr << "commtune: error: " << e.what() << "\n";
+    if (first_rank) std::cerr << "commtune: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "commtune: fatal: " << e.what() << "\n";
+    std::cerr << "commtune: fatal: " << one_line(e.what()) << "\n";
     return 3;
   }
   return 0;

@@ -13,6 +13,7 @@ struct CompareCommandOptions {
   std::string format = "markdown";
   std::string out_path;
   bool force = false;  // replace --out if it exists
+  bool allow_incomplete = false;  // either side may be an interrupted sweep (the report says so)
 };
 
 void add_compare_command(CLI::App& app, CompareCommandOptions& options);

@@ -1,5 +1,6 @@
 #include "cli/export_command.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -7,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/message_text.hpp"
 #include "report/export_writer.hpp"
 #include "report/output_file.hpp"
 #include "host/tuner_plugin_location.hpp"
@@ -17,10 +19,31 @@
 namespace commtune {
 namespace {
 
+constexpr const char* kFormats = "shell, conf, docker, json, nccl-tuner, ompi-rules, all";
+
+// Flags first: a wrong or contradictory flag is refused before any input is read.
+void check_flags(const ExportCommandOptions& o) {
+  const auto writers = make_export_writers();
+  const bool known = o.format == "all" || std::any_of(writers.begin(), writers.end(),
+                                                      [&](const auto& w) { return w->format() == o.format; });
+  if (!known) throw InputError("unknown --format " + quote_text(o.format) + " (" + kFormats + ")");
+  const bool all = o.format == "all";
+  if (o.command->count("--out-dir") > 0 && !all) throw InputError("--out-dir is for --format all; one format takes --out FILE");
+  if (o.command->count("--out") > 0 && all) throw InputError("--format all writes into --out-dir DIR, not --out");
+}
+
 Recommendation load_recommendation(const ExportCommandOptions& o) {
-  const nlohmann::json doc = read_json_file(o.input_path);
-  if (is_recommendation_json(doc)) return recommendation_from_json(doc, o.input_path);
-  return tune(results_from_json(doc, o.input_path), resolve_tune_options(o.flags));
+  const TuneOptions options = resolve_tune_options(o.flags);
+  const nlohmann::json doc = read_json_file(o.input_path, "input file");
+  if (is_recommendation_json(doc)) {
+    Recommendation rec = recommendation_from_json(doc, o.input_path);
+    if (rec.incomplete && !o.allow_incomplete)
+      throw InputError(o.input_path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to export it anyway");
+    return rec;
+  }
+  const ResultsDocument results = results_from_json(doc, o.input_path);
+  require_usable_results(results, o.input_path, o.allow_incomplete);
+  return tune(results, options);
 }
 
 void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path, const OutputPolicy& policy) {
@@ -54,10 +77,13 @@ void add_export_command(CLI::App& app, ExportCommandOptions& o) {
   cmd->add_flag("--nccl-algo-env", o.nccl_algo_env,
                 "NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices in the env files (NCCL debugging "
                 "variables, not for production: by default per-size choices go through commtune's tuner plugin)");
+  add_allow_incomplete_flag(*cmd, o.allow_incomplete);
   add_tune_flags(*cmd, o.flags);
+  o.command = cmd;
 }
 
 int run_export_command(const ExportCommandOptions& o) {
+  check_flags(o);
   const OutputPolicy policy{o.force, {o.input_path}};
   ExportOptions options;
   options.nccl_algo_proto_env = o.nccl_algo_env;

@@ -1,8 +1,10 @@
 #include "cli/sweep_command.hpp"
 
+#include <charconv>
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "plan/config_loader.hpp"
 #include "launch/backend_choice.hpp"
 #include "launch/launch.hpp"
@@ -21,47 +23,94 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+// Runs `parse`; its InputError gets the flag in front ("-e: bad size '1T': ...").
+template <typename Parse>
+auto for_flag(const char* flag, Parse&& parse) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    throw InputError(std::string(flag) + ": " + e.what());
+  }
+}
+
+// A whole decimal number in [low, high]: "-1" or "4294967296" never wrap into a huge count.
+std::size_t count_flag(const char* flag, const std::string& text, std::size_t low, std::size_t high) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < low || value > high)
+    throw InputError(std::string(flag) + ": expected an integer from " + std::to_string(low) + " to " +
+                     std::to_string(high) + ", got " + quote_text(text));
+  return value;
+}
+
 std::vector<Placement> parse_placements(const std::string& text) {
   if (text == "both") return {Placement::OutOfPlace, Placement::InPlace};
   if (text == "out" || text == "out-of-place") return {Placement::OutOfPlace};
   if (text == "in" || text == "in-place") return {Placement::InPlace};
-  throw InputError("--placement must be both, in or out (got '" + text + "')");
+  throw InputError("--placement must be both, in or out (got " + quote_text(text) + ")");
 }
 
 void apply_sizes(const SweepCommandOptions& o, SweepOptions& s) {
-  if (given(o, "-b")) s.sizes.min_bytes = parse_size(o.min_bytes);
-  if (given(o, "-e")) s.sizes.max_bytes = parse_size(o.max_bytes);
-  if (given(o, "-f")) s.sizes.factor = o.factor;
+  if (given(o, "-f") && given(o, "-i")) throw InputError("-f and -i: give a step factor or an additive step, not both");
+  if (given(o, "-b")) s.sizes.min_bytes = for_flag("-b", [&] { return parse_size(o.min_bytes); });
+  if (given(o, "-e")) s.sizes.max_bytes = for_flag("-e", [&] { return parse_size(o.max_bytes); });
+  if (given(o, "-f")) {
+    s.sizes.factor = o.factor;
+    s.sizes.step_bytes = 0;  // over a config's step: the flag wins
+  }
   if (given(o, "-i")) {
-    s.sizes.step_bytes = parse_size(o.step_bytes);
-    if (!given(o, "-f")) s.sizes.factor = 1.0;  // nccl-tests: -i alone means an additive step
+    s.sizes.step_bytes = for_flag("-i", [&] { return parse_size(o.step_bytes); });
+    s.sizes.factor = 1.0;  // nccl-tests: -i means an additive step
   }
 }
 
 void apply_sampling(const SweepCommandOptions& o, StoppingRule& rule) {
-  if (given(o, "-n")) rule.fixed_iterations = o.iterations;
-  if (given(o, "-w")) rule.warmup_iterations = o.warmup;
+  if (given(o, "-n")) rule.fixed_iterations = count_flag("-n", o.iterations, 1, kMaxIterations);
+  if (given(o, "-w")) rule.warmup_iterations = count_flag("-w", o.warmup, 0, kMaxWarmup);
   if (given(o, "--noise-target")) rule.target_relative_ci = o.noise_target;
   if (given(o, "--min-time")) rule.min_time_s = o.min_time;
   if (given(o, "--max-time")) rule.max_time_s = o.max_time;
-  if (given(o, "--min-samples")) rule.min_samples = o.min_samples;
+  if (given(o, "--min-samples")) rule.min_samples = count_flag("--min-samples", o.min_samples, 1, kMaxIterations);
+}
+
+std::vector<Collective> parse_collectives(const std::string& text) {
+  std::vector<Collective> out;
+  for (const auto& name : split_list(text)) out.push_back(for_flag("--collectives", [&] { return parse_collective(name); }));
+  return out;
 }
 
 void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   apply_sizes(o, s);
   apply_sampling(o, s.stopping);
   if (given(o, "--backend")) s.backend = o.backend;
-  if (given(o, "--collectives")) {
-    s.collectives.clear();
-    for (const auto& name : split_list(o.collectives)) s.collectives.push_back(parse_collective(name));
-  }
-  if (given(o, "-d")) s.dtype = parse_data_type(o.dtype);
-  if (given(o, "-o")) s.op = parse_reduce_op(o.op);
+  if (given(o, "--collectives")) s.collectives = parse_collectives(o.collectives);
+  if (given(o, "-d")) s.dtype = for_flag("-d", [&] { return parse_data_type(o.dtype); });
+  if (given(o, "-o")) s.op = for_flag("-o", [&] { return parse_reduce_op(o.op); });
   if (given(o, "-r")) s.root = o.root;
-  if (given(o, "-c")) s.check = o.check != 0;
+  if (given(o, "-c")) {
+    if (o.check != 0 && o.check != 1) throw InputError("-c must be 0 or 1 (got " + std::to_string(o.check) + ")");
+    s.check = o.check != 0;
+  }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
-  for (const auto& entry : o.settings)
+  for (const auto& entry : o.settings) {
+    if (split_list(entry).empty()) throw InputError("--setting needs a setting name");
     for (const auto& name : split_list(entry)) s.only_settings.push_back(name);
+  }
+}
+
+void check_timeout(const SweepCommandOptions& o, const char* flag, double seconds) {
+  if (given(o, flag) && !(seconds >= 1e-3 && seconds <= kMaxCaseSeconds))
+    throw InputError(std::string(flag) + " must be a number of seconds from 0.001 to 3600");
+}
+
+// The NCCL backend's flags mean nothing to the MPI backend: refused, not ignored.
+void check_backend_flags(const SweepCommandOptions& o, const BackendChoice& choice) {
+  check_timeout(o, "--init-timeout", o.nccl.init_timeout_s);
+  check_timeout(o, "--case-timeout", o.nccl.case_timeout_s);
+  if (choice.name == "nccl") return;
+  for (const char* flag : {"--ranks", "--emulate-nodes", "--graph", "--init-timeout", "--case-timeout"})
+    if (given(o, flag))
+      throw InputError(std::string(flag) + " is an NCCL backend option; this sweep runs on " + choice.reason);
 }
 
 }  // namespace
@@ -71,46 +120,54 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   o.command = cmd;
   cmd->add_option("--config", o.config_path, "Settings matrix and sweep parameters (configs/NAME.json)");
   cmd->add_option("--backend", o.backend, "auto (NCCL when GPUs are visible, else MPI), mpi or nccl");
-  cmd->add_option("-b,--minbytes", o.min_bytes, "Smallest size, e.g. 8, 1K, 4M (binary suffixes)");
-  cmd->add_option("-e,--maxbytes", o.max_bytes, "Largest size");
-  cmd->add_option("-f,--stepfactor", o.factor, "Multiply the size by this factor at each step");
+  cmd->add_option("-b,--minbytes", o.min_bytes, "Smallest size, 1 B to 64 GiB: 8, 1K, 4M, 1G (suffixes K, M, G: x1024)");
+  cmd->add_option("-e,--maxbytes", o.max_bytes, "Largest size, at most 64 GiB (at most 10000 sizes from -b to -e)");
+  cmd->add_option("-f,--stepfactor", o.factor, "Multiply the size by this factor at each step (above 1, at most 1024)");
   cmd->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes at each step (instead of -f)");
-  cmd->add_option("-n,--iters", o.iterations, "Exactly this many timed iterations (default: adaptive)");
-  cmd->add_option("-w,--warmup_iters", o.warmup, "Warm-up iterations per case (default 5)");
-  cmd->add_option("--noise-target", o.noise_target, "Adaptive stop: median CI half-width / median (default 0.01)");
-  cmd->add_option("--min-time", o.min_time, "Adaptive stop: least sampled seconds per case (default 0.02)");
-  cmd->add_option("--max-time", o.max_time, "Adaptive stop: most sampled seconds per case (default 0.5)");
-  cmd->add_option("--min-samples", o.min_samples, "Adaptive stop: least samples per case (default 10)");
-  cmd->add_option("--collectives", o.collectives, "Comma list: allreduce,allgather,broadcast,reducescatter");
+  cmd->add_option("-n,--iters", o.iterations, "Exactly this many timed iterations, 1 to 1000000 (default: adaptive)");
+  cmd->add_option("-w,--warmup_iters", o.warmup, "Warm-up iterations per case, 0 to 100000 (default 5)");
+  cmd->add_option("--noise-target", o.noise_target, "Adaptive stop: median CI half-width / median, in (0, 1] (default 0.01)");
+  cmd->add_option("--min-time", o.min_time, "Adaptive stop: least sampled seconds per case, 0 to 3600 (default 0.02)");
+  cmd->add_option("--max-time", o.max_time, "Adaptive stop: most sampled seconds per case, up to 3600 (default 0.5)");
+  cmd->add_option("--min-samples", o.min_samples, "Adaptive stop: least samples per case, 1 to 1000000 (default 10)");
+  cmd->add_option("--collectives", o.collectives, "Comma list, each once: allreduce,allgather,broadcast,reducescatter");
   cmd->add_option("-d,--datatype", o.dtype, "Element type: float, double, int8, uint8, int32, uint32, int64, uint64, half, bfloat16");
   cmd->add_option("-o,--op", o.op, "Reduction: sum, prod, max, min");
   cmd->add_option("-r,--root", o.root, "Root rank of broadcast");
   cmd->add_option("-c,--check", o.check, "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
-  cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start (default: one per visible GPU)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_flag("--emulate-nodes", o.nccl.emulate_nodes,
                 "NCCL: every rank its own NCCL_HOSTID (one-GPU nodes over the network path; results labelled)");
-  cmd->add_option("--init-timeout", o.nccl.init_timeout_s, "NCCL: seconds a communicator init may take (default 120)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take (default 60)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--init-timeout", o.nccl.init_timeout_s, "NCCL: seconds a communicator init may take, up to 3600 (default 120)");
+  cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
   cmd->add_flag("--graph", o.nccl.graph, "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
-  cmd->add_option("--out", o.out_path, "Results JSON path (default results/commtune-BACKEND-TIME.json; never overwritten)");
+  cmd->add_option("--out", o.out_path, "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
 }
 
 SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
   SweepConfig config;
   if (!o.config_path.empty()) config = load_config_file(o.config_path);
   apply_flags(o, config.options);
+  // The config and the flags together: a problem names the file too, when there is one.
+  const std::string origin = o.config_path.empty() ? "" : excerpt(o.config_path, 200) + ": ";
+  try {
+    validate_sweep_options(config.options);
+  } catch (const InputError& e) {
+    throw InputError(origin + e.what());
+  }
   config.settings = select_settings(config.settings, config.options.only_settings);
+  check_settings_apply(config, origin);
   return config;
 }
 
 int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const Wiring& wiring) {
+  if (given(o, "--out") && o.out_path.empty()) throw InputError("--out needs a file name");
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
+  check_backend_flags(o, choice);
   return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring});
 }
 

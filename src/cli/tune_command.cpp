@@ -16,12 +16,16 @@ void add_tune_command(CLI::App& app, TuneCommandOptions& o) {
   cmd->add_option("results", o.results_path, "Results JSON of a sweep")->required();
   cmd->add_option("--out", o.out_path, "Write the recommendation (JSON) here, for `commtune export`");
   cmd->add_flag("--force", o.force, "Replace --out if it exists (never an input, never through a symbolic link)");
+  add_allow_incomplete_flag(*cmd, o.allow_incomplete);
   add_tune_flags(*cmd, o.flags);
 }
 
 int run_tune_command(const TuneCommandOptions& o) {
   if (!o.out_path.empty()) check_output_path(o.out_path, OutputPolicy{o.force, {o.results_path}});  // before any work
-  const Recommendation rec = tune(load_results(o.results_path), resolve_tune_options(o.flags));
+  const TuneOptions options = resolve_tune_options(o.flags);
+  const ResultsDocument results = load_results(o.results_path);
+  require_usable_results(results, o.results_path, o.allow_incomplete);
+  const Recommendation rec = tune(results, options);
   write_tune_summary(rec, std::cout);
   if (!o.out_path.empty()) {
     write_recommendation_file(o.out_path, to_json(rec), OutputPolicy{o.force, {o.results_path}});

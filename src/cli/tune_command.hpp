@@ -13,6 +13,7 @@ struct TuneCommandOptions {
   std::string results_path;
   std::string out_path;  // recommendation JSON; empty: none
   bool force = false;    // replace --out if it exists
+  bool allow_incomplete = false;  // tune an interrupted sweep's finished cases (said in every output)
   TuneFlags flags;
 };
 

@@ -12,13 +12,34 @@ void add_tune_flags(CLI::App& command, TuneFlags& flags) {
   command.add_option("--weight", flags.weights, "Weight of a collective in the objective, COLLECTIVE=W (default 1 each; repeatable)");
 }
 
+void add_allow_incomplete_flag(CLI::App& command, bool& allow) {
+  command.add_flag("--allow-incomplete", allow,
+                   "Accept an interrupted sweep (\"complete\": false): use its finished cases; every output says so");
+}
+
+namespace {
+
+// Runs `parse`; its InputError names the flag when it does not already.
+template <typename Parse>
+void for_flag(const std::string& flag, Parse&& parse) {
+  try {
+    parse();
+  } catch (const InputError& e) {
+    const std::string text = e.what();
+    throw InputError(text.rfind(flag, 0) == 0 ? text : flag + ": " + text);
+  }
+}
+
+}  // namespace
+
 TuneOptions resolve_tune_options(const TuneFlags& flags) {
   TuneOptions options;
   if (!(flags.margin >= 0 && flags.margin < 1) || !std::isfinite(flags.margin))
     throw InputError("--margin must be a fraction in [0, 1), e.g. 0.02");
   options.min_margin = flags.margin;
-  if (!flags.objective_sizes.empty()) parse_objective_range(flags.objective_sizes, options.objective);
-  for (const auto& w : flags.weights) parse_objective_weight(w, options.objective);
+  if (!flags.objective_sizes.empty())
+    for_flag("--objective-sizes", [&] { parse_objective_range(flags.objective_sizes, options.objective); });
+  for (const auto& w : flags.weights) for_flag("--weight", [&] { parse_objective_weight(w, options.objective); });
   return options;
 }
 

@@ -18,6 +18,9 @@ struct TuneFlags {
 
 void add_tune_flags(CLI::App& command, TuneFlags& flags);
 
+// --allow-incomplete (tune, export, compare): read an interrupted sweep ("complete": false).
+void add_allow_incomplete_flag(CLI::App& command, bool& allow);
+
 // Throws InputError on a bad range, weight or margin.
 TuneOptions resolve_tune_options(const TuneFlags& flags);
 

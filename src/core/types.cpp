@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "core/name_table.hpp"
 
 namespace commtune {
@@ -41,7 +42,7 @@ Enum lookup_value(const NameTable<Enum, N>& table, std::string_view text, std::s
   if (const std::optional<Enum> value = value_in(table, key)) return *value;
   for (const auto& [alias, e] : aliases)
     if (alias == key) return e;
-  throw InputError("unknown " + std::string(what) + " '" + std::string(text) + "' (known: " + names_in(table) + ")");
+  throw InputError("unknown " + std::string(what) + " " + quote_text(text) + " (known: " + names_in(table) + ")");
 }
 
 }  // namespace

@@ -29,12 +29,16 @@ Sampled Sampled::per_iteration(std::span<const double> samples) {
 }
 
 void StoppingRule::validate() const {
-  if (fixed_iterations && *fixed_iterations == 0) throw InputError("iterations (-n) must be at least 1");
-  if (!(target_relative_ci > 0) || !std::isfinite(target_relative_ci))
-    throw InputError("noise target must be a positive fraction (e.g. 0.01)");
-  if (min_time_s < 0 || max_time_s <= 0 || min_time_s > max_time_s || !std::isfinite(max_time_s))
-    throw InputError("need 0 <= min time <= max time, and max time > 0");
-  if (min_samples == 0) throw InputError("min samples must be at least 1");
+  if (fixed_iterations && (*fixed_iterations == 0 || *fixed_iterations > kMaxIterations))
+    throw InputError("iterations (-n) must be from 1 to " + std::to_string(kMaxIterations));
+  if (warmup_iterations > kMaxWarmup) throw InputError("warm-up iterations (-w) must be from 0 to " + std::to_string(kMaxWarmup));
+  if (!(target_relative_ci > 0 && target_relative_ci <= 1))
+    throw InputError("noise target (--noise-target) must be a fraction above 0, at most 1 (e.g. 0.01)");
+  if (!(min_time_s >= 0 && min_time_s <= kMaxCaseSeconds) || !(max_time_s > 0 && max_time_s <= kMaxCaseSeconds))
+    throw InputError("times per case (--min-time, --max-time) must be from 0 to 3600 s, max time above 0");
+  if (min_time_s > max_time_s) throw InputError("min time (--min-time) is above max time (--max-time)");
+  if (min_samples == 0 || min_samples > kMaxIterations)
+    throw InputError("min samples (--min-samples) must be from 1 to " + std::to_string(kMaxIterations));
 }
 
 bool StoppingRule::should_stop(const Sampled& sampled) const {

@@ -8,6 +8,12 @@
 
 namespace commtune {
 
+// The ranges every input is held to (-n, -w, --min-samples, --noise-target, --min-time, --max-time
+// and their config keys), stated in --help and in the messages.
+inline constexpr std::size_t kMaxIterations = 1'000'000;  // also the most samples a case keeps
+inline constexpr std::size_t kMaxWarmup = 100'000;
+inline constexpr double kMaxCaseSeconds = 3600;
+
 // What one sample stands for. Iteration: one timed iteration. BatchMean: a whole batch's time
 // divided by its iterations (a CUDA graph, which can only be timed from outside): the batch
 // sizes differ, so the time and iterations behind the samples are counted apart from them.
@@ -31,9 +37,9 @@ struct StoppingRule {
   std::size_t min_samples = 10;
   double min_time_s = 0.02;  // sampled time, summed over iterations
   double max_time_s = 0.5;
-  std::size_t max_samples = 1'000'000;
+  std::size_t max_samples = kMaxIterations;
 
-  // Throws InputError on values that cannot work (negative times, min > max).
+  // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;
 
   // Decision on what has been sampled. Fixed mode counts iterations; min/max samples and the

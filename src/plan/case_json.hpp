@@ -13,8 +13,8 @@ namespace commtune {
 void put_case_fields(nlohmann::json& j, const Case& c);
 
 // The case's fields of `j`; index and setting_index are left 0 (they are not part of the mapping).
-// A missing field or one of the wrong type is an InputError naming `where` and the field; an
-// unknown name is parse_*'s InputError.
+// A missing field, one of the wrong type or out of range (bytes 1 to 2^50, root -1 or more) is an
+// InputError naming `where` and the field; so is an unknown name.
 Case case_fields_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace commtune

@@ -6,92 +6,162 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/message_text.hpp"
 
 namespace commtune {
 namespace {
 
 using nlohmann::json;
 
+constexpr std::size_t kMaxNameLength = 128;
+constexpr std::size_t kMaxKnobValueLength = 4096;
+constexpr std::size_t kMaxDescriptionLength = 4096;
+constexpr std::int64_t kMaxRoot = 1 << 20;
+
 void reject_unknown_keys(const json& object, const std::set<std::string>& known, const std::string& where) {
   for (const auto& item : object.items())
-    if (!known.count(item.key())) throw InputError(where + ": unknown key '" + item.key() + "'");
+    if (!known.count(item.key())) throw InputError(where + ": unknown key " + quote_text(item.key()));
 }
 
-std::string as_string(const json& value, const std::string& where) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number_integer()) return std::to_string(value.get<long long>());
-  if (value.is_number()) return value.dump();
-  throw InputError(where + ": expected a string or number, got " + value.dump());
+const json& object_at(const json& value, const std::string& where) {
+  if (!value.is_object()) bad_value(where, "an object", value);
+  return value;
 }
 
-double as_number(const json& value, const std::string& where) {
-  if (!value.is_number()) throw InputError(where + ": expected a number, got " + value.dump());
-  return value.get<double>();
+std::string text_at(const json& value, const std::string& path, std::size_t max_length) {
+  std::string text = value_as<std::string>(value, path);
+  if (text.size() > max_length)
+    throw InputError(path + ": longer than " + std::to_string(max_length) + " characters");
+  return text;
 }
 
-std::size_t as_count(const json& value, const std::string& where) {
-  if (!value.is_number_integer() || value.get<long long>() < 0)
-    throw InputError(where + ": expected a non-negative integer, got " + value.dump());
-  return value.get<std::size_t>();
+// A size: "4M" or a number of bytes.
+std::uint64_t size_at(const json& value, const std::string& path) {
+  if (value.is_number_integer()) return static_cast<std::uint64_t>(integer_in(value, path, 0, kMaxSizeBytes));
+  const std::string text = value_as<std::string>(value, path);
+  return parsed_at(path, [&] { return parse_size(text); });
 }
 
-std::vector<Collective> parse_collective_list(const json& value, const std::string& where) {
-  if (!value.is_array()) throw InputError(where + ": expected a list of collectives");
-  std::vector<Collective> out;
-  for (const auto& item : value) out.push_back(parse_collective(as_string(item, where)));
+template <typename Enum, typename Parse>
+std::vector<Enum> unique_list_at(const json& value, const std::string& path, Parse&& parse) {
+  if (!value.is_array() || value.empty()) bad_value(path, "a non-empty list", value);
+  std::vector<Enum> out;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item_path = path + "[" + std::to_string(i) + "]";
+    const std::string name = value_as<std::string>(value[i], item_path);
+    const Enum e = parsed_at(item_path, [&] { return parse(name); });
+    if (std::find(out.begin(), out.end(), e) != out.end())
+      throw InputError(item_path + ": " + quote_text(name) + " is listed twice");
+    out.push_back(e);
+  }
   return out;
 }
 
+std::vector<Collective> collectives_at(const json& value, const std::string& path) {
+  return unique_list_at<Collective>(value, path, [](const std::string& name) { return parse_collective(name); });
+}
+
+double fraction_at(const json& value, const std::string& path) {
+  const double f = number_in(value, path, 0, 1);
+  if (f == 0) bad_value(path, "a fraction above 0, at most 1", value);
+  return f;
+}
+
 void apply_stopping(const json& sweep, StoppingRule& rule, const std::string& where) {
+  const auto path = [&](const char* key) { return member_path(where, key); };
   if (sweep.contains("iterations") && !sweep["iterations"].is_null())
-    rule.fixed_iterations = as_count(sweep["iterations"], where + ".iterations");
-  if (sweep.contains("warmup")) rule.warmup_iterations = as_count(sweep["warmup"], where + ".warmup");
-  if (sweep.contains("noise_target")) rule.target_relative_ci = as_number(sweep["noise_target"], where + ".noise_target");
-  if (sweep.contains("min_samples")) rule.min_samples = as_count(sweep["min_samples"], where + ".min_samples");
-  if (sweep.contains("min_time")) rule.min_time_s = as_number(sweep["min_time"], where + ".min_time");
-  if (sweep.contains("max_time")) rule.max_time_s = as_number(sweep["max_time"], where + ".max_time");
+    rule.fixed_iterations = static_cast<std::size_t>(integer_in(sweep["iterations"], path("iterations"), 1, kMaxIterations));
+  if (sweep.contains("warmup"))
+    rule.warmup_iterations = static_cast<std::size_t>(integer_in(sweep["warmup"], path("warmup"), 0, kMaxWarmup));
+  if (sweep.contains("noise_target")) rule.target_relative_ci = fraction_at(sweep["noise_target"], path("noise_target"));
+  if (sweep.contains("min_samples"))
+    rule.min_samples = static_cast<std::size_t>(integer_in(sweep["min_samples"], path("min_samples"), 1, kMaxIterations));
+  if (sweep.contains("min_time")) rule.min_time_s = number_in(sweep["min_time"], path("min_time"), 0, kMaxCaseSeconds);
+  if (sweep.contains("max_time")) {
+    rule.max_time_s = number_in(sweep["max_time"], path("max_time"), 0, kMaxCaseSeconds);
+    if (rule.max_time_s == 0) bad_value(path("max_time"), "a number of seconds above 0, at most 3600", sweep["max_time"]);
+  }
+}
+
+void apply_sizes(const json& sweep, SizeRange& sizes, const std::string& where) {
+  const auto path = [&](const char* key) { return member_path(where, key); };
+  if (sweep.contains("factor") && sweep.contains("step_bytes"))
+    throw InputError(where + ": give factor or step_bytes, not both");
+  if (sweep.contains("min_bytes")) sizes.min_bytes = size_at(sweep["min_bytes"], path("min_bytes"));
+  if (sweep.contains("max_bytes")) sizes.max_bytes = size_at(sweep["max_bytes"], path("max_bytes"));
+  if (sweep.contains("factor")) sizes.factor = number_in(sweep["factor"], path("factor"), 1, kMaxSizeFactor);
+  if (sweep.contains("step_bytes")) {
+    sizes.step_bytes = size_at(sweep["step_bytes"], path("step_bytes"));
+    sizes.factor = 1.0;  // as -i alone: an additive step
+  }
 }
 
 void apply_sweep(const json& sweep, SweepOptions& options, const std::string& where) {
+  object_at(sweep, where);
   reject_unknown_keys(sweep,
                       {"min_bytes", "max_bytes", "factor", "step_bytes", "collectives", "dtype", "op", "root",
                        "placements", "check", "iterations", "warmup", "noise_target", "min_samples", "min_time",
                        "max_time"},
                       where);
-  if (sweep.contains("min_bytes")) options.sizes.min_bytes = parse_size(as_string(sweep["min_bytes"], where));
-  if (sweep.contains("max_bytes")) options.sizes.max_bytes = parse_size(as_string(sweep["max_bytes"], where));
-  if (sweep.contains("factor")) options.sizes.factor = as_number(sweep["factor"], where + ".factor");
-  if (sweep.contains("step_bytes")) options.sizes.step_bytes = parse_size(as_string(sweep["step_bytes"], where));
-  if (sweep.contains("collectives")) options.collectives = parse_collective_list(sweep["collectives"], where);
-  if (sweep.contains("dtype")) options.dtype = parse_data_type(as_string(sweep["dtype"], where));
-  if (sweep.contains("op")) options.op = parse_reduce_op(as_string(sweep["op"], where));
-  if (sweep.contains("root")) options.root = static_cast<int>(as_count(sweep["root"], where + ".root"));
-  if (sweep.contains("check")) {
-    if (!sweep["check"].is_boolean()) throw InputError(where + ".check: expected true or false");
-    options.check = sweep["check"].get<bool>();
+  const auto path = [&](const char* key) { return member_path(where, key); };
+  apply_sizes(sweep, options.sizes, where);
+  if (sweep.contains("collectives")) options.collectives = collectives_at(sweep["collectives"], path("collectives"));
+  if (sweep.contains("dtype")) {
+    const std::string name = value_as<std::string>(sweep["dtype"], path("dtype"));
+    options.dtype = parsed_at(path("dtype"), [&] { return parse_data_type(name); });
   }
-  if (sweep.contains("placements")) {
-    options.placements.clear();
-    for (const auto& p : sweep["placements"]) options.placements.push_back(parse_placement(as_string(p, where)));
+  if (sweep.contains("op")) {
+    const std::string name = value_as<std::string>(sweep["op"], path("op"));
+    options.op = parsed_at(path("op"), [&] { return parse_reduce_op(name); });
   }
+  if (sweep.contains("root")) options.root = static_cast<int>(integer_in(sweep["root"], path("root"), 0, kMaxRoot));
+  if (sweep.contains("check")) options.check = value_as<bool>(sweep["check"], path("check"));
+  if (sweep.contains("placements"))
+    options.placements = unique_list_at<Placement>(sweep["placements"], path("placements"),
+                                                   [](const std::string& name) { return parse_placement(name); });
   apply_stopping(sweep, options.stopping, where);
 }
 
+std::string knob_value_at(const json& value, const std::string& path) {
+  if (value.is_number_integer()) return value.dump();
+  if (value.is_number_float()) return value.dump();
+  if (!value.is_string()) bad_value(path, "a string or number", value);
+  return text_at(value, path, kMaxKnobValueLength);
+}
+
 Setting parse_setting(const json& entry, const std::string& where) {
-  if (!entry.is_object()) throw InputError(where + ": each setting must be an object");
+  object_at(entry, where);
   reject_unknown_keys(entry, {"name", "description", "knobs", "collectives"}, where);
   Setting setting;
   if (!entry.contains("name")) throw InputError(where + ": a setting needs a name");
-  setting.name = as_string(entry["name"], where + ".name");
-  if (entry.contains("description")) setting.description = as_string(entry["description"], where);
+  setting.name = text_at(entry["name"], member_path(where, "name"), kMaxNameLength);
+  if (entry.contains("description"))
+    setting.description = text_at(entry["description"], member_path(where, "description"), kMaxDescriptionLength);
   if (entry.contains("knobs")) {
-    if (!entry["knobs"].is_object()) throw InputError(where + ".knobs: expected an object of KEY: value");
-    for (const auto& knob : entry["knobs"].items())
-      setting.knobs[knob.key()] = as_string(knob.value(), where + ".knobs." + knob.key());
+    const std::string knobs_path = member_path(where, "knobs");
+    for (const auto& knob : object_at(entry["knobs"], knobs_path).items()) {
+      const std::string path = member_path(knobs_path, knob.key());
+      if (knob.key().empty() || knob.key().size() > kMaxNameLength)
+        throw InputError(path + ": a knob name has 1 to " + std::to_string(kMaxNameLength) + " characters");
+      setting.knobs[knob.key()] = knob_value_at(knob.value(), path);
+    }
   }
-  if (entry.contains("collectives")) setting.collectives = parse_collective_list(entry["collectives"], where);
+  if (entry.contains("collectives")) setting.collectives = collectives_at(entry["collectives"], member_path(where, "collectives"));
   return setting;
+}
+
+std::string backend_at(const json& value, const std::string& path) {
+  const std::string name = value_as<std::string>(value, path);
+  if (name != "auto" && name != "mpi" && name != "nccl") bad_value(path, "auto, mpi or nccl", value);
+  return name;
+}
+
+std::string list_of(const std::vector<Collective>& collectives) {
+  std::string out;
+  for (Collective c : collectives) out += (out.empty() ? "" : ",") + std::string(name_of(c));
+  return out;
 }
 
 }  // namespace
@@ -99,22 +169,45 @@ Setting parse_setting(const json& entry, const std::string& where) {
 SweepConfig parse_config(const json& document, const std::string& origin) {
   if (!document.is_object()) throw InputError(origin + ": the config must be a JSON object");
   reject_unknown_keys(document, {"name", "description", "backend", "sweep", "settings"}, origin);
+  const auto path = [&](const char* key) { return origin + ": " + key; };
   SweepConfig config;
-  if (document.contains("name")) config.name = as_string(document["name"], origin);
-  if (document.contains("description")) config.description = as_string(document["description"], origin);
-  if (document.contains("backend")) config.options.backend = as_string(document["backend"], origin);
-  if (document.contains("sweep")) apply_sweep(document["sweep"], config.options, origin + ": sweep");
+  if (document.contains("name")) config.name = text_at(document["name"], path("name"), kMaxNameLength);
+  if (document.contains("description"))
+    config.description = text_at(document["description"], path("description"), kMaxDescriptionLength);
+  if (document.contains("backend")) config.options.backend = backend_at(document["backend"], path("backend"));
+  if (document.contains("sweep")) apply_sweep(document["sweep"], config.options, path("sweep"));
   if (document.contains("settings")) {
-    if (!document["settings"].is_array()) throw InputError(origin + ": settings must be a list");
-    for (std::size_t i = 0; i < document["settings"].size(); ++i)
-      config.settings.push_back(parse_setting(document["settings"][i], origin + ": settings[" + std::to_string(i) + "]"));
+    const json& settings = document["settings"];
+    if (!settings.is_array()) bad_value(path("settings"), "a list of settings", settings);
+    for (std::size_t i = 0; i < settings.size(); ++i)
+      config.settings.push_back(parse_setting(settings[i], path("settings") + "[" + std::to_string(i) + "]"));
   }
-  validate_setting_names(config.settings);
+  parsed_at(origin, [&] {
+    validate_setting_names(config.settings);
+    for (const auto& s : config.settings)
+      if (s.name == kDefaultSettingName && !s.is_default())
+        throw InputError("the setting named 'default' is the baseline and must force nothing (no knobs)");
+    return 0;
+  });
   return config;
 }
 
 SweepConfig load_config_file(const std::string& path) {
   return parse_config(read_json_file(path, "config file"), path);
+}
+
+void check_settings_apply(const SweepConfig& config, const std::string& origin) {
+  for (const auto& s : config.settings) {
+    if (s.collectives.empty()) continue;
+    const bool swept = std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
+      return std::find(config.options.collectives.begin(), config.options.collectives.end(), c) !=
+             config.options.collectives.end();
+    });
+    if (!swept)
+      throw InputError(origin + "setting " + quote_text(s.name) + " runs only on " + list_of(s.collectives) +
+                       ", which this sweep does not measure (collectives: " + list_of(config.options.collectives) +
+                       "); leave it out with --setting or add its collective");
+  }
 }
 
 std::vector<Setting> select_settings(const std::vector<Setting>& configured, const std::vector<std::string>& only) {
@@ -128,7 +221,7 @@ std::vector<Setting> select_settings(const std::vector<Setting>& configured, con
   for (const auto& s : configured) chosen.push_back(s);
   for (const auto& name : only)
     if (std::none_of(chosen.begin(), chosen.end(), [&](const Setting& s) { return s.name == name; }))
-      throw InputError("--setting '" + name + "' is not a setting of this config");
+      throw InputError("--setting " + quote_text(name) + " is not a setting of this config");
   if (only.empty()) return chosen;
   std::vector<Setting> filtered;
   for (const auto& s : chosen)

@@ -1,6 +1,8 @@
 #pragma once
 // Reads configs/*.json: {"name", "description", "backend", "sweep": {...}, "settings": [...]}.
-// Unknown keys are errors, so that a typo never silently changes a sweep.
+// Unknown keys are errors, so that a typo never silently changes a sweep; so are values of the
+// wrong type or out of range, a collective or placement listed twice, and a knob given twice
+// (json_file). Messages name the file and the JSON path: "c.json: sweep.iterations: expected ...".
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -11,6 +13,10 @@ namespace commtune {
 
 SweepConfig load_config_file(const std::string& path);
 SweepConfig parse_config(const nlohmann::json& document, const std::string& origin);
+
+// Refuses a setting restricted to collectives the sweep does not run (it would measure nothing).
+// `origin` starts the message: "CFG: ", or empty.
+void check_settings_apply(const SweepConfig& config, const std::string& origin);
 
 // The settings to run: the config's, filtered by --setting, with a default setting first.
 std::vector<Setting> select_settings(const std::vector<Setting>& configured,

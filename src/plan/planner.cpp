@@ -11,12 +11,19 @@ namespace commtune {
 namespace {
 
 void validate_options(const SweepOptions& options, const PlanLimits& limits) {
-  validate(options.sizes);
-  options.stopping.validate();
-  if (options.collectives.empty()) throw InputError("no collectives to run");
-  if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");
-  if (options.root < 0 || options.root >= limits.nranks)
-    throw InputError("root " + std::to_string(options.root) + " is not a rank (0.." + std::to_string(limits.nranks - 1) + ")");
+  validate_sweep_options(options);
+  if (options.root >= limits.nranks)
+    throw InputError("root (-r / root) " + std::to_string(options.root) + " is not a rank (0.." +
+                     std::to_string(limits.nranks - 1) + ")");
+}
+
+// A plan without a case would measure nothing and report success: bad input, with the reason.
+// `size_warnings`: where the planner's warnings about skipped sizes start.
+void require_cases(const Plan& plan, std::size_t size_warnings) {
+  if (!plan.cases.empty()) return;
+  std::string why = "no size from -b to -e is a whole number of elements per rank for these collectives";
+  if (plan.warnings.size() > size_warnings) why = plan.warnings[size_warnings];
+  throw InputError("nothing to measure: " + why);
 }
 
 // Sizes of the range rounded to the collective's granularity, without zeros or repeats.
@@ -88,6 +95,7 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
     }
   if (limits.nranks == 1)
     plan.warnings.push_back("one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks N)");
+  const std::size_t size_warnings = plan.warnings.size();
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;
   for (Collective c : options.collectives) sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
   // Setting-major order: a setting's cases run together, in one process where isolation needs it.
@@ -99,6 +107,7 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
         for (Placement p : options.placements) plan.cases.push_back(make_case(s, c, bytes, p, options, limits.nranks));
     }
   for (std::size_t i = 0; i < plan.cases.size(); ++i) plan.cases[i].index = i;
+  require_cases(plan, size_warnings);
   return plan;
 }
 

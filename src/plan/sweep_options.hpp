@@ -26,6 +26,10 @@ struct SweepOptions {
   std::vector<std::string> only_settings;  // --setting filter; empty: all
 };
 
+// Throws InputError unless the options can run: a valid size range, sampling within its ranges,
+// a backend auto|mpi|nccl, a non-negative root, collectives and placements each listed once.
+void validate_sweep_options(const SweepOptions& options);
+
 // A config file: sweep parameters plus the settings matrix.
 struct SweepConfig {
   std::string name;

@@ -38,6 +38,7 @@ void write_provenance(const CompareReport& report, std::ostream& out) {
 
 void write_compare_markdown(const CompareReport& report, std::ostream& out) {
   out << "# commtune compare\n\n";
+  for (const auto& note : report.notes) out << "Note: " << cell(note) << "\n\n";
   write_provenance(report, out);
   out << "## Cases\n\n"
       << printf_string("Threshold %.1f%%: FASTER/SLOWER need disjoint median CIs and a change beyond it; AMBIGUOUS: a "
@@ -66,11 +67,12 @@ void write_compare_json(const CompareReport& report, std::ostream& out) {
     cases.push_back({{"setting", c.setting}, {"collective", name_of(c.collective)}, {"bytes", c.bytes},
                      {"placement", name_of(c.placement)}, {"verdict", name_of(c.verdict)}, {"change", c.change},
                      {"baseline", to_json(c.baseline)}, {"current", to_json(c.current)}, {"note", c.note}});
-  const json doc{{"kind", "commtune-compare"}, {"threshold", report.threshold}, {"regression", report.regression()},
+  json doc{{"kind", "commtune-compare"}, {"threshold", report.threshold}, {"regression", report.regression()},
                  {"counts", {{"FASTER", report.count(Verdict::Faster)}, {"SLOWER", report.count(Verdict::Slower)},
                              {"SAME", report.count(Verdict::Same)}, {"AMBIGUOUS", report.count(Verdict::Ambiguous)}}},
                  {"provenance_differences", provenance}, {"cases", cases},
                  {"only_in_baseline", report.only_in_baseline}, {"only_in_current", report.only_in_current}};
+  if (!report.notes.empty()) doc["notes"] = report.notes;
   out << doc.dump(2) << "\n";
 }
 

@@ -8,13 +8,27 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "results/results_json.hpp"
 
 namespace commtune {
 
 namespace fs = std::filesystem;
 
+void check_results_path(const std::string& path) {
+  const std::string label = "results file " + quote_text(path, 200) + " (--out)";
+  const fs::path p(path);
+  if (path.empty() || !p.has_filename() || p.filename() == "." || p.filename() == "..")
+    throw InputError(label + ": is a directory path; give a file name");
+  std::error_code ec;
+  const fs::file_status status = fs::status(p, ec);
+  if (fs::is_directory(status)) throw InputError(label + ": is a directory; give a file name");
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw InputError(label + ": exists and is not a regular file (a device, FIFO or socket)");
+}
+
 std::string unused_path(const std::string& wanted) {
+  check_results_path(wanted);
   if (!fs::exists(wanted)) return wanted;
   const fs::path p(wanted);
   for (int n = 1;; ++n) {
@@ -24,6 +38,7 @@ std::string unused_path(const std::string& wanted) {
 }
 
 JsonResultsWriter::JsonResultsWriter(std::string path) {
+  check_results_path(path);
   const fs::path parent = fs::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) fs::create_directories(parent, ec);

@@ -9,7 +9,12 @@
 
 namespace commtune {
 
-// `wanted` if free, else wanted with .1, .2, ... inserted before the extension.
+// Refuses a path that cannot name a results file, before anything is created: a directory (or a
+// name ending in '/'), or an existing path that is not a regular file (/dev/full, a FIFO). The
+// InputError names the path and, for the sweep, the flag (--out).
+void check_results_path(const std::string& path);
+
+// `wanted` if free, else wanted with .1, .2, ... inserted before the extension (check_results_path first).
 std::string unused_path(const std::string& wanted);
 
 class JsonResultsWriter : public ResultSink {

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "core/name_table.hpp"
 #include "measure/bandwidth.hpp"
 
@@ -31,7 +32,7 @@ std::string_view name_of(CaseStatus s) { return name_in(kStatusNames, s); }
 
 CaseStatus parse_case_status(std::string_view text) {
   if (const std::optional<CaseStatus> status = value_in(kStatusNames, text)) return *status;
-  throw InputError("unknown case status '" + std::string(text) + "' (known: " + names_in(kStatusNames) + ")");
+  throw InputError("unknown case status " + quote_text(text) + " (known: " + names_in(kStatusNames) + ")");
 }
 
 CaseResult failed_case(const Case& spec, const std::string& setting, int nranks, CaseStatus status,

@@ -1,36 +1,143 @@
 #include "results/results_document.hpp"
 
+#include <map>
+#include <set>
+#include <tuple>
+
 #include "core/errors.hpp"
+#include "core/json_fields.hpp"
 #include "core/json_file.hpp"
 #include "results/results_json.hpp"
 
 namespace commtune {
+namespace {
 
 using nlohmann::json;
 
+constexpr std::int64_t kMaxCount = 1 << 24;  // ranks or hosts
+
+const json& object_field(const json& j, const char* key, const std::string& where) {
+  const json& value = required_field(j, key, where);
+  if (!value.is_object()) bad_value(member_path(where, key), "an object", value);
+  return value;
+}
+
+void check_strings(const json& list, const std::string& path) {
+  if (!list.is_array()) bad_value(path, "a list of strings", list);
+  for (std::size_t i = 0; i < list.size(); ++i) value_as<std::string>(list[i], path + "[" + std::to_string(i) + "]");
+}
+
+// Provenance is free-form, but the fields that tune and compare read must have their types.
+void check_provenance(const json& p, const std::string& where) {
+  if (field_as<std::string>(p, "tool", where) != "commtune")
+    throw InputError(member_path(where, "tool") + ": not written by commtune");
+  if (p.contains("labels")) check_strings(p["labels"], member_path(where, "labels"));
+  if (p.contains("argv")) check_strings(p["argv"], member_path(where, "argv"));
+  if (!p.contains("layout")) return;
+  const json& layout = object_field(p, "layout", where);
+  const std::string at = member_path(where, "layout");
+  for (const char* key : {"nranks", "nhosts"})
+    if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxCount);
+}
+
+std::string schema_at(const json& document, const std::string& origin) {
+  const std::string path = origin + ": schema_version";
+  const json& version = required_field(document, "schema_version", origin);
+  if (!version.is_number_integer()) bad_value(path, "the integer " + std::to_string(kResultsSchemaVersion), version);
+  if (version != kResultsSchemaVersion)
+    throw InputError(path + ": version " + describe_json(version) + " is not supported (this commtune reads version " +
+                     std::to_string(kResultsSchemaVersion) + ")");
+  return path;
+}
+
+std::string backend_at(const json& document, const std::string& origin) {
+  const std::string backend = field_as<std::string>(document, "backend", origin);
+  if (backend != "mpi" && backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", document["backend"]);
+  return backend;
+}
+
+std::vector<Setting> settings_at(const json& document, const std::string& origin) {
+  const json& list = required_field(document, "settings", origin);
+  if (!list.is_array()) bad_value(origin + ": settings", "a list of settings", list);
+  std::vector<Setting> settings;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    settings.push_back(setting_from_json(list[i], origin + ": settings[" + std::to_string(i) + "]"));
+  parsed_at(origin + ": settings", [&] {
+    validate_setting_names(settings);
+    return 0;
+  });
+  return settings;
+}
+
+using CaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
+
+// Cases must name a listed setting, agree on the rank count (the communicator's; provenance.layout
+// counts the supervising processes), and each be measured once.
+class CaseChecks {
+ public:
+  explicit CaseChecks(const std::vector<Setting>& settings) {
+    for (const auto& s : settings) names_.insert(s.name);
+  }
+
+  void check(const CaseResult& r, std::size_t index, const std::string& where) {
+    if (!names_.count(r.setting))
+      throw InputError(member_path(where, "setting") + ": " + quote_text(r.setting) + " is not one of the file's settings");
+    if (nranks_ == 0) nranks_ = r.nranks;
+    if (r.nranks != nranks_)
+      throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) + " ranks, but cases[0] had " +
+                       std::to_string(nranks_));
+    const CaseKey key{r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement};
+    const auto [it, inserted] = seen_.emplace(key, index);
+    if (!inserted) throw InputError(where + ": the same case as cases[" + std::to_string(it->second) + "]");
+  }
+
+ private:
+  std::set<std::string> names_;
+  int nranks_ = 0;
+  std::map<CaseKey, std::size_t> seen_;
+};
+
+}  // namespace
+
 ResultsDocument results_from_json(const json& document, const std::string& origin) {
-  if (!document.is_object() || !document.contains("schema_version") || !document.contains("cases"))
+  if (!document.is_object()) throw InputError(origin + ": not a commtune results file (not a JSON object)");
+  if (!document.contains("schema_version") || !document.contains("cases"))
     throw InputError(origin + ": not a commtune results file (no schema_version / cases)");
   ResultsDocument doc;
-  doc.schema_version = document.value("schema_version", 0);
-  if (doc.schema_version != kResultsSchemaVersion)
-    throw InputError(origin + ": results schema version " + std::to_string(doc.schema_version) +
-                     " is not supported (this commtune reads version " + std::to_string(kResultsSchemaVersion) + ")");
-  doc.backend = document.value("backend", "");
-  doc.provenance = document.value("provenance", json::object());
-  doc.sweep = document.value("sweep", json::object());
-  doc.complete = document.value("complete", false);
-  for (const auto& s : document.value("settings", json::array()))
-    doc.settings.push_back(setting_from_json(s, origin + ": settings"));
-  const json& cases = document.at("cases");
-  if (!cases.is_array()) throw InputError(origin + ": 'cases' must be a list");
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    doc.cases.push_back(case_from_json(cases[i], origin + ": cases[" + std::to_string(i) + "]"));
+  schema_at(document, origin);
+  doc.schema_version = kResultsSchemaVersion;
+  doc.backend = backend_at(document, origin);
+  doc.provenance = object_field(document, "provenance", origin);
+  check_provenance(doc.provenance, origin + ": provenance");
+  doc.sweep = object_field(document, "sweep", origin);
+  doc.settings = settings_at(document, origin);
+  if (document.contains("warnings")) check_strings(document["warnings"], origin + ": warnings");
+  doc.complete = field_as<bool>(document, "complete", origin);
+  const json& cases = document["cases"];
+  if (!cases.is_array()) bad_value(origin + ": cases", "a list of cases", cases);
+  CaseChecks checks(doc.settings);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string where = origin + ": cases[" + std::to_string(i) + "]";
+    doc.cases.push_back(case_from_json(cases[i], where));
+    checks.check(doc.cases.back(), i, where);
+  }
   return doc;
 }
 
 ResultsDocument load_results(const std::string& path) {
   return results_from_json(read_json_file(path, "results file"), path);
+}
+
+void require_usable_results(const ResultsDocument& doc, const std::string& origin, bool allow_incomplete) {
+  if (doc.cases.empty()) throw InputError(origin + ": cases: the results file has no case (nothing was measured)");
+  if (!doc.complete && !allow_incomplete)
+    throw InputError(origin + ": complete: false: the sweep was interrupted after " + std::to_string(doc.cases.size()) +
+                     " case(s); pass --allow-incomplete to use them anyway");
+}
+
+std::string incomplete_note(const ResultsDocument& doc) {
+  return "from an interrupted sweep (\"complete\": false): only " + std::to_string(doc.cases.size()) +
+         " finished case(s), allowed by --allow-incomplete";
 }
 
 }  // namespace commtune

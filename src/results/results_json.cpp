@@ -1,5 +1,12 @@
 #include "results/results_json.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <utility>
+
+#include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
 #include "plan/case_json.hpp"
 
@@ -69,19 +76,83 @@ json to_json(const SweepOptions& o) {
               {"sampling", stopping}};
 }
 
+namespace {
+
+constexpr double kMaxTimeUs = 1e10;              // ~2.8 hours per iteration: anything above is damage
+constexpr std::int64_t kMaxRanks = 1 << 24;
+constexpr double kSlack = 1e-9;                  // relative: the writer's own rounding
+
+double time_at(const json& j, const char* key, const std::string& where, double low) {
+  const std::string path = member_path(where, key);
+  const json& value = required_field(j, key, where);
+  if (!value.is_number()) bad_value(path, "a time in microseconds", value);
+  const double t = value.get<double>();
+  if (low > 0 ? !(t > 0) : !(t >= 0)) throw InputError(path + ": must be " + (low > 0 ? "> 0" : ">= 0") + ", got " + describe_json(value));
+  if (!(t <= kMaxTimeUs)) throw InputError(path + ": " + describe_json(value) + " us is not a plausible time");
+  return t;
+}
+
+double non_negative_at(const json& j, const char* key, const std::string& where) {
+  return number_in(required_field(j, key, where), member_path(where, key), 0, 1e300);
+}
+
+bool at_most(double a, double b) { return a <= b + kSlack * std::abs(b); }
+
+// Quantiles and the interval must be in order: min <= p5 <= median <= p95 <= max, ci_low <= median <= ci_high.
+void check_order(const SampleStats& s, const std::string& where) {
+  const std::pair<const char*, double> chain[] = {{"min", s.min}, {"p5", s.p5}, {"median", s.median}, {"p95", s.p95}, {"max", s.max}};
+  for (std::size_t i = 1; i < std::size(chain); ++i)
+    if (!at_most(chain[i - 1].second, chain[i].second))
+      throw InputError(where + ": " + chain[i - 1].first + " is above " + chain[i].first);
+  if (!at_most(s.median_ci_low, s.median_ci_high))
+    throw InputError(where + ": ci_low is above ci_high (an inverted confidence interval)");
+  if (!at_most(s.median_ci_low, s.median) || !at_most(s.median, s.median_ci_high))
+    throw InputError(where + ": the median lies outside [ci_low, ci_high]");
+  if (!at_most(s.min, s.median_ci_low) || !at_most(s.median_ci_high, s.max))
+    throw InputError(where + ": [ci_low, ci_high] reaches beyond [min, max]");
+  if (!at_most(s.min, s.mean) || !at_most(s.mean, s.max)) throw InputError(where + ": the mean lies outside [min, max]");
+}
+
+// The byte count, element count and root must describe a case that can run on its ranks.
+void check_shape(const CaseResult& r, const std::string& where) {
+  const Case& c = r.spec;
+  const std::size_t grain = size_granularity(c.collective, c.dtype, r.nranks);
+  if (c.bytes % grain != 0)
+    throw InputError(member_path(where, "bytes") + ": " + std::to_string(c.bytes) + " is not a whole number of " +
+                     std::string(name_of(c.dtype)) + " elements per rank (a multiple of " + std::to_string(grain) + ")");
+  if (buffer_counts(c.collective, c.bytes, c.dtype, r.nranks).count != c.count)
+    throw InputError(member_path(where, "count") + ": " + std::to_string(c.count) + " does not match bytes " +
+                     std::to_string(c.bytes) + " of " + std::string(name_of(c.dtype)));
+  const bool rooted = traits_of(c.collective).rooted;
+  if (rooted ? (c.root < 0 || c.root >= r.nranks) : c.root != -1)
+    throw InputError(member_path(where, "root") + ": " + std::to_string(c.root) +
+                     (rooted ? " is not a rank of the " + std::to_string(r.nranks) : std::string(" must be -1 for ") + std::string(name_of(c.collective))));
+}
+
+void check_status(const CaseResult& r, const std::string& where) {
+  if (r.status == CaseStatus::Ok && r.wrong > 0)
+    throw InputError(member_path(where, "wrong") + ": " + std::to_string(r.wrong) + " wrong elements in a case whose status is ok");
+  if (r.status == CaseStatus::WrongData && r.wrong <= 0)
+    throw InputError(member_path(where, "wrong") + ": a wrong-data case needs a count of wrong elements above 0");
+}
+
+}  // namespace
+
 SampleStats stats_from_json(const json& j, const std::string& where) {
   SampleStats s;
-  s.count = field_as<std::size_t>(j, "samples", where);
-  s.median = field_as<double>(j, "median", where);
-  s.mean = field_as<double>(j, "mean", where);
-  s.min = field_as<double>(j, "min", where);
-  s.max = field_as<double>(j, "max", where);
-  s.p5 = field_as<double>(j, "p5", where);
-  s.p95 = field_as<double>(j, "p95", where);
-  s.stddev = field_as<double>(j, "stddev", where);
-  s.cv = field_as<double>(j, "cv", where);
-  s.median_ci_low = field_as<double>(j, "ci_low", where);
-  s.median_ci_high = field_as<double>(j, "ci_high", where);
+  s.count = static_cast<std::size_t>(integer_in(required_field(j, "samples", where), member_path(where, "samples"), 1,
+                                                static_cast<std::int64_t>(kMaxIterations)));
+  s.median = time_at(j, "median", where, 1);
+  s.mean = time_at(j, "mean", where, 0);
+  s.min = time_at(j, "min", where, 0);
+  s.max = time_at(j, "max", where, 0);
+  s.p5 = time_at(j, "p5", where, 0);
+  s.p95 = time_at(j, "p95", where, 0);
+  s.stddev = non_negative_at(j, "stddev", where);
+  s.cv = non_negative_at(j, "cv", where);
+  s.median_ci_low = time_at(j, "ci_low", where, 0);
+  s.median_ci_high = time_at(j, "ci_high", where, 0);
+  check_order(s, where);
   return s;
 }
 
@@ -89,15 +160,18 @@ CaseResult case_from_json(const json& j, const std::string& where) {
   CaseResult r;
   r.setting = field_as<std::string>(j, "setting", where);
   r.spec = case_fields_from_json(j, where);
-  r.nranks = field_as<int>(j, "nranks", where);
-  r.status = parse_case_status(field_as<std::string>(j, "status", where));
+  r.nranks = static_cast<int>(integer_in(required_field(j, "nranks", where), member_path(where, "nranks"), 1, kMaxRanks));
+  const std::string status = field_as<std::string>(j, "status", where);
+  r.status = parsed_at(member_path(where, "status"), [&] { return parse_case_status(status); });
   r.reason = field_as<std::string>(j, "reason", where);
-  r.wrong = field_as<std::int64_t>(j, "wrong", where);
+  r.wrong = integer_in(required_field(j, "wrong", where), member_path(where, "wrong"), -1, std::numeric_limits<std::int64_t>::max());
+  check_shape(r, where);
+  check_status(r, where);
   if (r.measured()) {
-    r.time_us = stats_from_json(required_field(j, "time_us", where), where + ".time_us");
-    r.pipelined_us = field_as<double>(j, "pipelined_us", where);
-    r.algbw_gbps = field_as<double>(j, "algbw_gbps", where);
-    r.busbw_gbps = field_as<double>(j, "busbw_gbps", where);
+    r.time_us = stats_from_json(required_field(j, "time_us", where), member_path(where, "time_us"));
+    r.pipelined_us = time_at(j, "pipelined_us", where, 0);
+    r.algbw_gbps = non_negative_at(j, "algbw_gbps", where);
+    r.busbw_gbps = non_negative_at(j, "busbw_gbps", where);
     read_optional_figures(j, where, r);
   }
   return r;
@@ -107,9 +181,25 @@ Setting setting_from_json(const json& j, const std::string& where) {
   Setting s;
   s.name = field_as<std::string>(j, "name", where);
   if (j.contains("description")) s.description = field_as<std::string>(j, "description", where);
-  if (j.contains("knobs")) s.knobs = field_as<std::map<std::string, std::string>>(j, "knobs", where);
-  if (j.contains("collectives"))
-    for (const auto& c : required_field(j, "collectives", where)) s.collectives.push_back(parse_collective(c.get<std::string>()));
+  if (j.contains("knobs")) {
+    const json& knobs = j["knobs"];
+    if (!knobs.is_object()) bad_value(member_path(where, "knobs"), "an object of NAME: value", knobs);
+    for (const auto& knob : knobs.items())
+      s.knobs[knob.key()] = value_as<std::string>(knob.value(), member_path(member_path(where, "knobs"), knob.key()));
+  }
+  if (j.contains("collectives")) {
+    const json& list = j["collectives"];
+    const std::string path = member_path(where, "collectives");
+    if (!list.is_array()) bad_value(path, "a list of collectives", list);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string item = path + "[" + std::to_string(i) + "]";
+      const std::string name = value_as<std::string>(list[i], item);
+      const Collective c = parsed_at(item, [&] { return parse_collective(name); });
+      if (std::count(s.collectives.begin(), s.collectives.end(), c) > 0)
+        throw InputError(item + ": " + std::string(name_of(c)) + " is listed twice");
+      s.collectives.push_back(c);
+    }
+  }
   return s;
 }
 

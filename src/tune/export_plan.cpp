@@ -49,6 +49,7 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
   plan.nnodes = rec.nnodes;
   plan.summary = summary_lines(rec);
   for (const auto& label : rec.labels) plan.notes.push_back("measured with " + label);
+  if (rec.incomplete) plan.notes.push_back("tuned on an interrupted sweep (\"complete\": false): its finished cases only");
   plan.tuner_plugin_path = options.tuner_plugin_path;
   plan.env = compose_environment(rec, options.nccl_algo_proto_env, plan.notes);
   check_entries(plan.env);

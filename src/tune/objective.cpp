@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "plan/sizes.hpp"
 
 namespace commtune {
@@ -43,7 +44,7 @@ void parse_objective_weight(std::string_view text, Objective& objective) {
   char* end = nullptr;
   const double w = std::strtod(number.c_str(), &end);
   if (number.empty() || *end != '\0' || !std::isfinite(w) || w < 0)
-    throw InputError("--weight " + std::string(text) + ": the weight must be a non-negative number");
+    throw InputError("--weight " + quote_text(text) + ": the weight must be a non-negative number");
   objective.weights[c] = w;
 }
 

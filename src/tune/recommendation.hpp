@@ -55,6 +55,7 @@ struct Recommendation {
   std::map<std::string, std::string> disqualified;  // setting -> reason
   std::vector<std::string> notes;
   std::vector<std::string> labels;  // the results' labels (simulated workers, emulated nodes): said in every output
+  bool incomplete = false;          // tuned on an interrupted sweep (--allow-incomplete): said in every output
 
   const Setting* find_setting(const std::string& name) const;
   bool defaults_best() const;  // no size winner and no job-wide choice

@@ -1,6 +1,10 @@
 #include "tune/recommendation_json.hpp"
 
+#include <set>
+#include <utility>
+
 #include "core/errors.hpp"
+#include "core/json_fields.hpp"
 #include "results/results_json.hpp"
 #include "knobs/knob_grammar.hpp"
 
@@ -27,38 +31,145 @@ json to_json(const JobChoice& c) {
               {"weight_won", c.weight_won}, {"gains", gains}, {"why", c.why}};
 }
 
-SizeDecision size_from_json(const json& j) {
-  return SizeDecision{parse_collective(j.at("collective").get<std::string>()), j.at("bytes").get<std::uint64_t>(),
-                      j.at("winner").get<std::string>(), j.at("gain").get<double>(), j.at("default_us").get<double>(),
-                      j.at("winner_us").get<double>(), j.at("confirmed").get<bool>(), j.at("reason").get<std::string>()};
+constexpr std::int64_t kMaxCount = 1 << 24;       // ranks, nodes, sizes in a range
+constexpr std::int64_t kMaxBytes = 1ll << 50;
+constexpr double kMaxTimeUs = 1e10;
+
+using Path = std::string;
+
+Path item_path(const Path& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+const json& list_field(const json& j, const char* key, const Path& where) {
+  const json& value = required_field(j, key, where);
+  if (!value.is_array()) bad_value(member_path(where, key), "a list", value);
+  return value;
 }
 
-RangeGain range_from_json(const json& j) {
-  return RangeGain{parse_collective(j.at("collective").get<std::string>()), j.at("min_bytes").get<std::uint64_t>(),
-                   j.at("max_bytes").get<std::uint64_t>(), j.at("min_gain").get<double>(), j.at("max_gain").get<double>(),
-                   j.at("sizes").get<std::size_t>()};
+Collective collective_field(const json& j, const Path& where) {
+  const std::string name = field_as<std::string>(j, "collective", where);
+  return parsed_at(member_path(where, "collective"), [&] { return parse_collective(name); });
 }
 
-JobChoice choice_from_json(const json& j) {
-  JobChoice c{j.at("scope").get<std::string>(), j.at("setting").get<std::string>(), j.at("objective_gain").get<double>(),
-              j.at("weight_won").get<double>(), {}, j.at("why").get<std::string>()};
-  for (const auto& g : j.at("gains")) c.gains.push_back(range_from_json(g));
+std::uint64_t bytes_field(const json& j, const char* key, const Path& where) {
+  return static_cast<std::uint64_t>(integer_in(required_field(j, key, where), member_path(where, key), 1, kMaxBytes));
+}
+
+// A fraction of time saved: below 1 (saving all of it is impossible); negative when slower.
+double gain_field(const json& j, const char* key, const Path& where) {
+  return number_in(required_field(j, key, where), member_path(where, key), -1e6, 1 - 1e-12);
+}
+
+double time_field(const json& j, const char* key, const Path& where) {
+  return number_in(required_field(j, key, where), member_path(where, key), 0, kMaxTimeUs);
+}
+
+SizeDecision size_from_json(const json& j, const Path& where) {
+  SizeDecision d{collective_field(j, where), bytes_field(j, "bytes", where), field_as<std::string>(j, "winner", where),
+                 gain_field(j, "gain", where), time_field(j, "default_us", where), time_field(j, "winner_us", where),
+                 field_as<bool>(j, "confirmed", where), field_as<std::string>(j, "reason", where)};
+  if (d.winner.empty()) return d;
+  if (!(d.gain > 0)) throw InputError(member_path(where, "gain") + ": a winner must save time (gain above 0)");
+  if (!(d.winner_us > 0 && d.winner_us < d.default_us))
+    throw InputError(where + ": a winner needs 0 < winner_us < default_us");
+  return d;
+}
+
+RangeGain range_from_json(const json& j, const Path& where) {
+  RangeGain g{collective_field(j, where), bytes_field(j, "min_bytes", where), bytes_field(j, "max_bytes", where),
+              gain_field(j, "min_gain", where), gain_field(j, "max_gain", where),
+              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where), member_path(where, "sizes"), 1, kMaxCount))};
+  if (g.min_bytes > g.max_bytes) throw InputError(where + ": min_bytes is above max_bytes");
+  if (g.min_gain > g.max_gain) throw InputError(where + ": min_gain is above max_gain");
+  return g;
+}
+
+std::string scope_field(const json& j, const Path& where) {
+  const std::string scope = field_as<std::string>(j, "scope", where);
+  if (scope == "process") return scope;
+  const Collective c = parsed_at(member_path(where, "scope"), [&] { return parse_collective(scope); });
+  if (scope != name_of(c)) bad_value(member_path(where, "scope"), "process or a collective's name", j["scope"]);
+  return scope;
+}
+
+JobChoice choice_from_json(const json& j, const Path& where) {
+  JobChoice c{scope_field(j, where), field_as<std::string>(j, "setting", where), gain_field(j, "objective_gain", where),
+              number_in(required_field(j, "weight_won", where), member_path(where, "weight_won"), 0, 1), {},
+              field_as<std::string>(j, "why", where)};
+  const json& gains = list_field(j, "gains", where);
+  for (std::size_t i = 0; i < gains.size(); ++i)
+    c.gains.push_back(range_from_json(gains[i], item_path(member_path(where, "gains"), i)));
   return c;
 }
 
+std::vector<std::string> strings_field(const json& j, const char* key, const Path& where) {
+  const json& list = list_field(j, key, where);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(value_as<std::string>(list[i], item_path(member_path(where, key), i)));
+  return out;
+}
+
+std::map<std::string, std::string> disqualified_field(const json& j, const Path& where) {
+  const json& object = required_field(j, "disqualified", where);
+  if (!object.is_object()) bad_value(member_path(where, "disqualified"), "an object of SETTING: reason", object);
+  std::map<std::string, std::string> out;
+  for (const auto& item : object.items())
+    out[item.key()] = value_as<std::string>(item.value(), member_path(member_path(where, "disqualified"), item.key()));
+  return out;
+}
+
+void read_header(const json& j, const Path& origin, Recommendation& rec) {
+  rec.backend = field_as<std::string>(j, "backend", origin);
+  if (rec.backend != "mpi" && rec.backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
+  rec.nranks = static_cast<int>(integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxCount));
+  rec.nnodes = static_cast<int>(integer_in(required_field(j, "nnodes", origin), origin + ": nnodes", 1, rec.nranks));
+  rec.min_margin = number_in(required_field(j, "min_margin", origin), origin + ": min_margin", 0, 1 - 1e-12);
+  rec.objective = field_as<std::string>(j, "objective", origin);
+  rec.confirmed = field_as<bool>(j, "confirmed", origin);
+  rec.confirm_rounds = static_cast<std::size_t>(
+      integer_in(required_field(j, "confirm_rounds", origin), origin + ": confirm_rounds", 0, 1000));
+  rec.disqualified = disqualified_field(j, origin);
+  rec.notes = strings_field(j, "notes", origin);
+  if (j.contains("labels")) rec.labels = strings_field(j, "labels", origin);
+  if (j.contains("incomplete")) rec.incomplete = field_as<bool>(j, "incomplete", origin);
+}
+
+void read_lists(const json& j, const Path& origin, Recommendation& rec) {
+  const json& settings = list_field(j, "settings", origin);
+  for (std::size_t i = 0; i < settings.size(); ++i)
+    rec.settings.push_back(setting_from_json(settings[i], item_path(origin + ": settings", i)));
+  parsed_at(origin + ": settings", [&] {
+    validate_setting_names(rec.settings);
+    return 0;
+  });
+  const json& sizes = list_field(j, "sizes", origin);
+  for (std::size_t i = 0; i < sizes.size(); ++i) rec.sizes.push_back(size_from_json(sizes[i], item_path(origin + ": sizes", i)));
+  const json& choices = list_field(j, "choices", origin);
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    rec.choices.push_back(choice_from_json(choices[i], item_path(origin + ": choices", i)));
+}
+
 void check_names(const Recommendation& rec, const std::string& origin) {
-  for (const auto& s : rec.settings)
-    for (const auto& [name, value] : s.knobs) {
-      try {
+  for (std::size_t i = 0; i < rec.settings.size(); ++i)
+    for (const auto& [name, value] : rec.settings[i].knobs)
+      parsed_at(item_path(origin + ": settings", i) + ".knobs", [&] {
         validate_knob(rec.backend, name, value);
-      } catch (const InputError& e) {
-        throw InputError(origin + ": setting '" + s.name + "': " + e.what());
-      }
-    }
-  for (const auto& d : rec.sizes)
-    if (!d.winner.empty() && !rec.find_setting(d.winner)) throw InputError(origin + ": unknown setting " + d.winner);
-  for (const auto& c : rec.choices)
-    if (!rec.find_setting(c.setting)) throw InputError(origin + ": unknown setting " + c.setting);
+        return 0;
+      });
+  std::set<std::pair<Collective, std::uint64_t>> sizes;
+  for (std::size_t i = 0; i < rec.sizes.size(); ++i) {
+    const SizeDecision& d = rec.sizes[i];
+    const Path where = item_path(origin + ": sizes", i);
+    if (!d.winner.empty() && !rec.find_setting(d.winner))
+      throw InputError(where + ".winner: " + quote_text(d.winner) + " is not one of the settings");
+    if (!sizes.insert({d.collective, d.bytes}).second) throw InputError(where + ": this collective and size appear twice");
+  }
+  std::set<std::string> scopes;
+  for (std::size_t i = 0; i < rec.choices.size(); ++i) {
+    const JobChoice& c = rec.choices[i];
+    const Path where = item_path(origin + ": choices", i);
+    if (!rec.find_setting(c.setting)) throw InputError(where + ".setting: " + quote_text(c.setting) + " is not one of the settings");
+    if (!scopes.insert(c.scope).second) throw InputError(where + ".scope: " + quote_text(c.scope) + " appears twice");
+  }
 }
 
 }  // namespace
@@ -69,6 +180,7 @@ json to_json(const Recommendation& rec) {
          {"confirmed", rec.confirmed}, {"confirm_rounds", rec.confirm_rounds}, {"disqualified", rec.disqualified},
          {"notes", rec.notes}};
   if (!rec.labels.empty()) j["labels"] = rec.labels;
+  if (rec.incomplete) j["incomplete"] = true;
   j["settings"] = json::array();
   for (const auto& s : rec.settings) j["settings"].push_back(commtune::to_json(s));
   j["sizes"] = json::array();
@@ -79,29 +191,20 @@ json to_json(const Recommendation& rec) {
   return j;
 }
 
-bool is_recommendation_json(const json& j) { return j.is_object() && j.value("kind", "") == "commtune-recommendation"; }
+bool is_recommendation_json(const json& j) {
+  if (!j.is_object()) return false;
+  const auto kind = j.find("kind");
+  return kind != j.end() && kind->is_string() && *kind == "commtune-recommendation";
+}
 
 Recommendation recommendation_from_json(const json& j, const std::string& origin) {
-  if (!is_recommendation_json(j) || j.value("version", 0) != kRecommendationVersion)
-    throw InputError(origin + ": not a commtune recommendation (version " + std::to_string(kRecommendationVersion) + ")");
+  if (!is_recommendation_json(j)) throw InputError(origin + ": not a commtune recommendation (no \"kind\": \"commtune-recommendation\")");
+  const json& version = required_field(j, "version", origin);
+  if (!version.is_number_integer() || version != kRecommendationVersion)
+    bad_value(origin + ": version", "the integer " + std::to_string(kRecommendationVersion), version);
   Recommendation rec;
-  try {
-    rec.backend = j.at("backend").get<std::string>();
-    rec.nranks = j.at("nranks").get<int>();
-    rec.nnodes = j.at("nnodes").get<int>();
-    rec.min_margin = j.at("min_margin").get<double>();
-    rec.objective = j.at("objective").get<std::string>();
-    rec.confirmed = j.at("confirmed").get<bool>();
-    rec.confirm_rounds = j.at("confirm_rounds").get<std::size_t>();
-    rec.disqualified = j.at("disqualified").get<std::map<std::string, std::string>>();
-    rec.notes = j.at("notes").get<std::vector<std::string>>();
-    rec.labels = j.value("labels", std::vector<std::string>{});
-    for (const auto& s : j.at("settings")) rec.settings.push_back(setting_from_json(s, origin + ": settings"));
-    for (const auto& d : j.at("sizes")) rec.sizes.push_back(size_from_json(d));
-    for (const auto& c : j.at("choices")) rec.choices.push_back(choice_from_json(c));
-  } catch (const json::exception& e) {
-    throw InputError(origin + ": damaged recommendation: " + e.what());
-  }
+  read_header(j, origin, rec);
+  read_lists(j, origin, rec);
   check_names(rec, origin);
   return rec;
 }

@@ -77,6 +77,8 @@ CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocu
   CompareReport report;
   report.threshold = threshold;
   report.provenance = provenance_differences(baseline.provenance, current.provenance);
+  if (!baseline.complete) report.notes.push_back("baseline " + incomplete_note(baseline));
+  if (!current.complete) report.notes.push_back("current " + incomplete_note(current));
   const auto base = by_key(baseline), cur = by_key(current);
   for (const auto& [key, r] : base) {
     const auto it = cur.find(key);

@@ -32,6 +32,7 @@ struct CompareReport {
   std::vector<ProvenanceDifference> provenance;
   std::vector<CaseComparison> cases;
   std::vector<std::string> only_in_baseline, only_in_current;
+  std::vector<std::string> notes;  // an interrupted sweep on either side (--allow-incomplete)
   std::size_t count(Verdict v) const;
   bool regression() const { return count(Verdict::Slower) > 0; }
 };

@@ -63,9 +63,10 @@ std::vector<Setting> settings_of(const ResultsDocument& results) {
 }
 
 int node_count(const ResultsDocument& results) {
-  if (results.provenance.contains("layout") && results.provenance["layout"].contains("nhosts"))
-    return results.provenance["layout"]["nhosts"].get<int>();
-  return 1;
+  const auto layout = results.provenance.find("layout");
+  if (layout == results.provenance.end() || !layout->is_object()) return 1;
+  const auto nhosts = layout->find("nhosts");
+  return nhosts != layout->end() && nhosts->is_number_integer() ? nhosts->get<int>() : 1;
 }
 
 }  // namespace
@@ -99,6 +100,10 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options, co
   rec.confirm_rounds = confirmation ? options.confirm_rounds : 0;
   rec.settings = settings_of(sweep);
   rec.disqualified = index.disqualified();
+  if (!sweep.complete) {  // only reached with --allow-incomplete: every output says so
+    rec.incomplete = true;
+    rec.notes.push_back("tuned " + incomplete_note(sweep));
+  }
   for (const SizeKey& key : index.default_sizes())
     rec.sizes.push_back(decide_size(index, confirm ? &*confirm : nullptr, key, options.min_margin));
   choose_job_settings(index, options, rec);

@@ -54,6 +54,46 @@ TEST(ConfigLoader, BadValuesAreInputErrors) {
   EXPECT_THROW(parse_config(json::parse(R"([1, 2])"), "c"), InputError);
 }
 
+std::string message_of(const char* text) {
+  try {
+    parse_config(json::parse(text), "c.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ConfigLoader, RangesAndTypesNameTheJsonPath) {
+  EXPECT_EQ(message_of(R"({"sweep": {"iterations": 4000000000}})"),
+            "c.json: sweep.iterations: expected an integer from 1 to 1000000, got 4000000000");
+  EXPECT_EQ(message_of(R"({"sweep": {"warmup": -1}})"), "c.json: sweep.warmup: expected an integer from 0 to 100000, got -1");
+  EXPECT_EQ(message_of(R"({"sweep": null})"), "c.json: sweep: expected an object, got null");
+  EXPECT_EQ(message_of(R"({"sweep": {"max_bytes": "1T"}})"),
+            "c.json: sweep.max_bytes: bad size '1T': unknown suffix 'T' (K, M or G: binary)");
+  EXPECT_EQ(message_of(R"({"sweep": {"collectives": ["allreduce", "all_reduce"]}})"),
+            "c.json: sweep.collectives[1]: 'all_reduce' is listed twice");
+  EXPECT_EQ(message_of(R"({"sweep": {"factor": 2, "step_bytes": 8}})"), "c.json: sweep: give factor or step_bytes, not both");
+  EXPECT_EQ(message_of(R"({"backend": "tpu"})"), "c.json: backend: expected auto, mpi or nccl, got \"tpu\"");
+  EXPECT_EQ(message_of(R"({"settings": [{"name": "x", "knobs": {"K": true}}]})"),
+            "c.json: settings[0].knobs.K: expected a string or number, got true");
+}
+
+TEST(ConfigLoader, AValueIsQuotedShortly) {
+  EXPECT_EQ(message_of(R"({"sweep": {"dtype": [1, 2, 3]}})"), "c.json: sweep.dtype: expected a string, got a list");
+  const std::string text = R"({"sweep": {"dtype": ")" + std::string(5000, 'x') + "\"}}";
+  const std::string message = message_of(text.c_str());
+  EXPECT_EQ(message.rfind("c.json: sweep.dtype: unknown data type 'xxx", 0), 0u) << message;
+  EXPECT_LT(message.size(), 300u);
+}
+
+TEST(ConfigLoader, ASettingMustApplyToASweptCollective) {
+  SweepConfig c = parse_config(json::parse(R"({"sweep": {"collectives": ["allreduce"]},
+    "settings": [{"name": "ag", "knobs": {"K": 1}, "collectives": ["allgather"]}]})"), "c.json");
+  EXPECT_THROW(check_settings_apply(c, "c.json: "), InputError);
+  c.options.collectives.push_back(Collective::AllGather);
+  EXPECT_NO_THROW(check_settings_apply(c, "c.json: "));
+}
+
 TEST(ConfigLoader, MissingOrBrokenFilesAreInputErrors) {
   EXPECT_THROW(load_config_file("/nonexistent/config.json"), InputError);
   const std::string path = ::testing::TempDir() + "/broken.json";

@@ -28,6 +28,21 @@ TEST(ParseSize, RejectsGarbageWithInputError) {
   EXPECT_THROW(parse_size("99999999999G"), InputError);
 }
 
+TEST(ParseSize, OnlyKMGAndAtMost64GiB) {
+  EXPECT_EQ(parse_size("64G"), kMaxSizeBytes);
+  for (const char* bad : {"1T", "1TB", "1P", "65G", "68719476737"}) EXPECT_THROW(parse_size(bad), InputError) << bad;
+}
+
+TEST(ExpandSizes, RefusesMoreThanTenThousandSizes) {
+  EXPECT_THROW(expand(SizeRange{1, 64ull << 30, 1.0, 1}), InputError);
+  EXPECT_EQ(expand(SizeRange{1, 10000, 1.0, 1}).size(), 10000u);
+  EXPECT_THROW(expand(SizeRange{8, 1024, 1e9, 0}), InputError);  // factor above 1024
+}
+
+TEST(ExpandSizes, SmallFactorsStillGrowFromOneByte) {
+  EXPECT_EQ(expand(SizeRange{1, 4, 1.5, 0}), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+}
+
 TEST(FormatSize, UsesBinaryUnits) {
   EXPECT_EQ(format_size(8), "8 B");
   EXPECT_EQ(format_size(4096), "4 KiB");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 
 namespace commtune {
 
@@ -35,7 +36,7 @@ int report_input_errors(const MpiEnvironment& environment, Body&& body) {
   try {
     return body();
   } catch (const InputError& e) {
-    if (environment.rank() == 0) std::cerr << "commtune: error: " << e.what() << std::endl;
+    if (environment.rank() == 0) std::cerr << "commtune: error: " << one_line(e.what()) << std::endl;
     throw ReportedError(2);
   }
 }

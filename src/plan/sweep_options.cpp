@@ -1,0 +1,32 @@
+#include "plan/sweep_options.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "core/message_text.hpp"
+
+namespace commtune {
+namespace {
+
+template <typename Enum>
+void require_once_each(const std::vector<Enum>& values, const char* what) {
+  for (auto it = values.begin(); it != values.end(); ++it)
+    if (std::find(values.begin(), it, *it) != it)
+      throw InputError(std::string(what) + ": " + std::string(name_of(*it)) + " is listed twice");
+}
+
+}  // namespace
+
+void validate_sweep_options(const SweepOptions& options) {
+  validate(options.sizes);
+  options.stopping.validate();
+  if (options.backend != "auto" && options.backend != "mpi" && options.backend != "nccl")
+    throw InputError("backend (--backend / backend) must be auto, mpi or nccl, got " + quote_text(options.backend));
+  if (options.collectives.empty()) throw InputError("no collectives to run (--collectives / collectives)");
+  require_once_each(options.collectives, "collectives (--collectives / collectives)");
+  if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");
+  require_once_each(options.placements, "placements (--placement / placements)");
+  if (options.root < 0) throw InputError("root (-r / root) must be a rank, 0 or more");
+}
+
+}  // namespace commtune
