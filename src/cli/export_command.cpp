@@ -41,6 +41,8 @@ Recommendation load_recommendation(const ExportCommandOptions& o) {
       throw InputError(o.input_path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to export it anyway");
     return rec;
   }
+  if (!doc.is_object() || !doc.contains("schema_version"))
+    throw InputError(o.input_path + ": neither a commtune recommendation (\"kind\") nor a results file (\"schema_version\")");
   const ResultsDocument results = results_from_json(doc, o.input_path);
   require_usable_results(results, o.input_path, o.allow_incomplete);
   return tune(results, options);
@@ -88,7 +90,10 @@ int run_export_command(const ExportCommandOptions& o) {
   ExportOptions options;
   options.nccl_algo_proto_env = o.nccl_algo_env;
   options.tuner_plugin_path = find_tuner_plugin().path;
-  const ExportPlan plan = make_export_plan(load_recommendation(o), options);
+  const Recommendation rec = load_recommendation(o);
+  const ExportPlan plan = make_export_plan(rec, options);
+  if (rec.incomplete)  // the files say it in their notes; the ompi-rules file holds numbers only
+    std::cerr << "commtune: note: tuned on an interrupted sweep (--allow-incomplete)\n";
   if (o.format == "all") return write_all(plan, o.out_dir, policy);
   for (const auto& writer : make_export_writers()) {
     if (writer->format() != o.format) continue;

@@ -152,14 +152,9 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
   if (!o.config_path.empty()) config = load_config_file(o.config_path);
   apply_flags(o, config.options);
   // The config and the flags together: a problem names the file too, when there is one.
-  const std::string origin = o.config_path.empty() ? "" : excerpt(o.config_path, 200) + ": ";
-  try {
-    validate_sweep_options(config.options);
-  } catch (const InputError& e) {
-    throw InputError(origin + e.what());
-  }
+  in_config(config, [&] { validate_sweep_options(config.options); });
   config.settings = select_settings(config.settings, config.options.only_settings);
-  check_settings_apply(config, origin);
+  in_config(config, [&] { check_settings_apply(config); });
   return config;
 }
 

@@ -18,8 +18,8 @@ namespace commtune {
 
 // A value as a message may quote it: scalars as JSON text (cut short), containers by their kind.
 inline std::string describe_json(const nlohmann::json& value) {
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "a list";
+  if (value.is_object()) return value.empty() ? "an empty object" : "an object";
+  if (value.is_array()) return value.empty() ? "an empty list" : "a list";
   if (value.is_null()) return "null";
   return excerpt(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
@@ -43,7 +43,8 @@ inline std::int64_t integer_in(const nlohmann::json& v, const std::string& path,
   if (!v.is_number_integer()) bad_value(path, "an integer", v);
   if (v.is_number_unsigned()) {
     const std::uint64_t u = v.get<std::uint64_t>();
-    if (high < 0 || u > static_cast<std::uint64_t>(high)) bad_value(path, range, v);
+    const bool below = low > 0 && u < static_cast<std::uint64_t>(low);
+    if (high < 0 || below || u > static_cast<std::uint64_t>(high)) bad_value(path, range, v);
     return static_cast<std::int64_t>(u);
   }
   const std::int64_t i = v.get<std::int64_t>();
@@ -95,6 +96,12 @@ auto parsed_at(const std::string& path, Parse&& parse) {
 template <typename T>
 T field_as(const nlohmann::json& j, const char* key, const std::string& where) {
   return value_as<T>(required_field(j, key, where), member_path(where, key));
+}
+
+// A field of the document itself, read from `origin` (a file): its path is "ORIGIN: KEY".
+template <typename T>
+T top_field_as(const nlohmann::json& j, const char* key, const std::string& origin) {
+  return value_as<T>(required_field(j, key, origin), origin + ": " + key);
 }
 
 }  // namespace commtune

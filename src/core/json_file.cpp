@@ -137,6 +137,9 @@ std::string parser_text(const json::exception& e) {
 }  // namespace
 
 json parse_json_text(std::string_view text, const std::string& origin) {
+  // JSON text never holds a NUL byte (strings escape it); the parser would take it for the end.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw InputError(origin + ": not valid JSON: a NUL byte at offset " + std::to_string(nul));
   ShapeCheck check(origin);
   try {
     return json::parse(text.begin(), text.end(), std::ref(check));

@@ -16,7 +16,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     MpiControlPlane control;
     MpiBackend backend(environment, control.comm());
     validate_settings(backend, launch.config);
-    const Plan plan = make_plan(launch.config.options, launch.config.settings, backend.limits());
+    const Plan plan = plan_sweep(launch.config, backend.limits());
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise

@@ -50,7 +50,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run_options(launch), command, facts.free_device_bytes, provenance),
       control.rank());
-  const Plan plan = make_plan(launch.config.options, launch.config.settings, backend->limits());
+  const Plan plan = plan_sweep(launch.config, backend->limits());
   const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
@@ -104,7 +104,7 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
 }  // namespace
 
 int run_nccl_sweep(const SweepLaunch& launch) {
-  validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs);  // before anything is launched
+  in_config(launch.config, [&] { validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs); });  // before any launch
   const WorkerCommand command = this_worker_command();
   if (detect_launcher().mpi) return run_under_mpi(launch, command);
   return run_local(launch, command, probe_devices(command, launch.nccl));

@@ -40,7 +40,8 @@ std::string text_at(const json& value, const std::string& path, std::size_t max_
 // A size: "4M" or a number of bytes.
 std::uint64_t size_at(const json& value, const std::string& path) {
   if (value.is_number_integer()) return static_cast<std::uint64_t>(integer_in(value, path, 0, kMaxSizeBytes));
-  const std::string text = value_as<std::string>(value, path);
+  if (!value.is_string()) bad_value(path, "a size: a number of bytes, or a string such as \"4M\"", value);
+  const std::string text = value.get<std::string>();
   return parsed_at(path, [&] { return parse_size(text); });
 }
 
@@ -193,10 +194,12 @@ SweepConfig parse_config(const json& document, const std::string& origin) {
 }
 
 SweepConfig load_config_file(const std::string& path) {
-  return parse_config(read_json_file(path, "config file"), path);
+  SweepConfig config = parse_config(read_json_file(path, "config file"), path);
+  config.origin = excerpt(path, 200);
+  return config;
 }
 
-void check_settings_apply(const SweepConfig& config, const std::string& origin) {
+void check_settings_apply(const SweepConfig& config) {
   for (const auto& s : config.settings) {
     if (s.collectives.empty()) continue;
     const bool swept = std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
@@ -204,7 +207,7 @@ void check_settings_apply(const SweepConfig& config, const std::string& origin) 
              config.options.collectives.end();
     });
     if (!swept)
-      throw InputError(origin + "setting " + quote_text(s.name) + " runs only on " + list_of(s.collectives) +
+      throw InputError("setting " + quote_text(s.name) + " runs only on " + list_of(s.collectives) +
                        ", which this sweep does not measure (collectives: " + list_of(config.options.collectives) +
                        "); leave it out with --setting or add its collective");
   }

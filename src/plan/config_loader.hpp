@@ -15,8 +15,7 @@ SweepConfig load_config_file(const std::string& path);
 SweepConfig parse_config(const nlohmann::json& document, const std::string& origin);
 
 // Refuses a setting restricted to collectives the sweep does not run (it would measure nothing).
-// `origin` starts the message: "CFG: ", or empty.
-void check_settings_apply(const SweepConfig& config, const std::string& origin);
+void check_settings_apply(const SweepConfig& config);
 
 // The settings to run: the config's, filtered by --setting, with a default setting first.
 std::vector<Setting> select_settings(const std::vector<Setting>& configured,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "core/types.hpp"
 #include "measure/stopping_rule.hpp"
 #include "plan/setting.hpp"
@@ -32,10 +33,27 @@ void validate_sweep_options(const SweepOptions& options);
 
 // A config file: sweep parameters plus the settings matrix.
 struct SweepConfig {
+  std::string origin;  // the config file's path; empty without --config
   std::string name;
   std::string description;
   SweepOptions options;
   std::vector<Setting> settings;
 };
+
+}  // namespace commtune
+
+namespace commtune {
+
+// Runs `check` (validation of the settings, the plan); its InputError names the config file first
+// ("c.json: setting 'x': ..."), when there is one, since the settings and options come from it.
+template <typename Check>
+auto in_config(const SweepConfig& config, Check&& check) {
+  try {
+    return check();
+  } catch (const InputError& e) {
+    if (config.origin.empty()) throw;
+    throw InputError(config.origin + ": " + e.what());
+  }
+}
 
 }  // namespace commtune

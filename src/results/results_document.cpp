@@ -16,9 +16,10 @@ using nlohmann::json;
 
 constexpr std::int64_t kMaxCount = 1 << 24;  // ranks or hosts
 
-const json& object_field(const json& j, const char* key, const std::string& where) {
-  const json& value = required_field(j, key, where);
-  if (!value.is_object()) bad_value(member_path(where, key), "an object", value);
+// An object field of the document: its path is "ORIGIN: KEY".
+const json& object_field(const json& j, const char* key, const std::string& origin) {
+  const json& value = required_field(j, key, origin);
+  if (!value.is_object()) bad_value(origin + ": " + key, "an object", value);
   return value;
 }
 
@@ -34,8 +35,9 @@ void check_provenance(const json& p, const std::string& where) {
   if (p.contains("labels")) check_strings(p["labels"], member_path(where, "labels"));
   if (p.contains("argv")) check_strings(p["argv"], member_path(where, "argv"));
   if (!p.contains("layout")) return;
-  const json& layout = object_field(p, "layout", where);
+  const json& layout = p["layout"];
   const std::string at = member_path(where, "layout");
+  if (!layout.is_object()) bad_value(at, "an object", layout);
   for (const char* key : {"nranks", "nhosts"})
     if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxCount);
 }
@@ -51,7 +53,7 @@ std::string schema_at(const json& document, const std::string& origin) {
 }
 
 std::string backend_at(const json& document, const std::string& origin) {
-  const std::string backend = field_as<std::string>(document, "backend", origin);
+  const std::string backend = top_field_as<std::string>(document, "backend", origin);
   if (backend != "mpi" && backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", document["backend"]);
   return backend;
 }
@@ -112,7 +114,7 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
   doc.sweep = object_field(document, "sweep", origin);
   doc.settings = settings_at(document, origin);
   if (document.contains("warnings")) check_strings(document["warnings"], origin + ": warnings");
-  doc.complete = field_as<bool>(document, "complete", origin);
+  doc.complete = top_field_as<bool>(document, "complete", origin);
   const json& cases = document["cases"];
   if (!cases.is_array()) bad_value(origin + ": cases", "a list of cases", cases);
   CaseChecks checks(doc.settings);

@@ -93,7 +93,9 @@ double time_at(const json& j, const char* key, const std::string& where, double 
 }
 
 double non_negative_at(const json& j, const char* key, const std::string& where) {
-  return number_in(required_field(j, key, where), member_path(where, key), 0, 1e300);
+  const json& value = required_field(j, key, where);
+  if (!value.is_number() || !(value.get<double>() >= 0)) bad_value(member_path(where, key), "a number >= 0", value);
+  return value.get<double>();
 }
 
 bool at_most(double a, double b) { return a <= b + kSlack * std::abs(b); }
@@ -126,7 +128,8 @@ void check_shape(const CaseResult& r, const std::string& where) {
   const bool rooted = traits_of(c.collective).rooted;
   if (rooted ? (c.root < 0 || c.root >= r.nranks) : c.root != -1)
     throw InputError(member_path(where, "root") + ": " + std::to_string(c.root) +
-                     (rooted ? " is not a rank of the " + std::to_string(r.nranks) : std::string(" must be -1 for ") + std::string(name_of(c.collective))));
+                     (rooted ? " is not one of the " + std::to_string(r.nranks) + " ranks"
+                             : std::string(" must be -1 for ") + std::string(name_of(c.collective))));
 }
 
 void check_status(const CaseResult& r, const std::string& where) {

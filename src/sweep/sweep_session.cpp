@@ -18,6 +18,8 @@
 namespace commtune {
 namespace {
 
+std::string in_config_prefix(const SweepConfig& config) { return config.origin.empty() ? "" : config.origin + ": "; }
+
 // Rank 0 opens the results file; every rank learns whether that worked before going on.
 std::unique_ptr<JsonResultsWriter> open_results(ControlPlane& control, const std::string& path) {
   std::unique_ptr<JsonResultsWriter> writer;
@@ -63,9 +65,13 @@ void validate_settings(const Backend& backend, const SweepConfig& config) {
     try {
       backend.validate(setting, config.options);
     } catch (const InputError& e) {
-      throw InputError("setting '" + setting.name + "': " + e.what());
+      throw InputError(in_config_prefix(config) + "setting '" + setting.name + "': " + e.what());
     }
   }
+}
+
+Plan plan_sweep(const SweepConfig& config, const PlanLimits& limits) {
+  return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
 }
 
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {

@@ -24,8 +24,12 @@ struct SweepReport {
 // Every rank calls it in step; returns the process exit code (sweep_exit_code).
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report);
 
-// Every rank validates the same settings, so an InputError is thrown on all ranks alike.
+// Every rank validates the same settings, so an InputError is thrown on all ranks alike; it names
+// the config file and the setting.
 void validate_settings(const Backend& backend, const SweepConfig& config);
+
+// make_plan on the config's options and settings; its InputError names the config file.
+Plan plan_sweep(const SweepConfig& config, const PlanLimits& limits);
 
 // 0: done, no wrong data (failed settings are recorded, not fatal); 1: wrong data; 130: interrupted.
 int sweep_exit_code(const RunSummary& summary);

@@ -39,9 +39,12 @@ using Path = std::string;
 
 Path item_path(const Path& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
 
-const json& list_field(const json& j, const char* key, const Path& where) {
+// Fields of the document itself (`top`) have the path "ORIGIN: KEY", nested ones "WHERE.KEY".
+Path field_path(const Path& where, const char* key, bool top) { return top ? where + ": " + key : member_path(where, key); }
+
+const json& list_field(const json& j, const char* key, const Path& where, bool top = false) {
   const json& value = required_field(j, key, where);
-  if (!value.is_array()) bad_value(member_path(where, key), "a list", value);
+  if (!value.is_array()) bad_value(field_path(where, key, top), "a list", value);
   return value;
 }
 
@@ -56,7 +59,10 @@ std::uint64_t bytes_field(const json& j, const char* key, const Path& where) {
 
 // A fraction of time saved: below 1 (saving all of it is impossible); negative when slower.
 double gain_field(const json& j, const char* key, const Path& where) {
-  return number_in(required_field(j, key, where), member_path(where, key), -1e6, 1 - 1e-12);
+  const json& value = required_field(j, key, where);
+  if (!value.is_number() || !(value.get<double>() > -1e6 && value.get<double>() < 1))
+    bad_value(member_path(where, key), "a fraction of the time saved, below 1", value);
+  return value.get<double>();
 }
 
 double time_field(const json& j, const char* key, const Path& where) {
@@ -101,49 +107,50 @@ JobChoice choice_from_json(const json& j, const Path& where) {
   return c;
 }
 
-std::vector<std::string> strings_field(const json& j, const char* key, const Path& where) {
-  const json& list = list_field(j, key, where);
+std::vector<std::string> strings_field(const json& j, const char* key, const Path& origin) {
+  const json& list = list_field(j, key, origin, true);
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(value_as<std::string>(list[i], item_path(member_path(where, key), i)));
+  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(value_as<std::string>(list[i], item_path(origin + ": " + key, i)));
   return out;
 }
 
-std::map<std::string, std::string> disqualified_field(const json& j, const Path& where) {
-  const json& object = required_field(j, "disqualified", where);
-  if (!object.is_object()) bad_value(member_path(where, "disqualified"), "an object of SETTING: reason", object);
+std::map<std::string, std::string> disqualified_field(const json& j, const Path& origin) {
+  const json& object = required_field(j, "disqualified", origin);
+  const Path path = origin + ": disqualified";
+  if (!object.is_object()) bad_value(path, "an object of SETTING: reason", object);
   std::map<std::string, std::string> out;
-  for (const auto& item : object.items())
-    out[item.key()] = value_as<std::string>(item.value(), member_path(member_path(where, "disqualified"), item.key()));
+  for (const auto& item : object.items()) out[item.key()] = value_as<std::string>(item.value(), member_path(path, item.key()));
   return out;
 }
 
 void read_header(const json& j, const Path& origin, Recommendation& rec) {
-  rec.backend = field_as<std::string>(j, "backend", origin);
+  rec.backend = top_field_as<std::string>(j, "backend", origin);
   if (rec.backend != "mpi" && rec.backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
   rec.nranks = static_cast<int>(integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxCount));
   rec.nnodes = static_cast<int>(integer_in(required_field(j, "nnodes", origin), origin + ": nnodes", 1, rec.nranks));
-  rec.min_margin = number_in(required_field(j, "min_margin", origin), origin + ": min_margin", 0, 1 - 1e-12);
-  rec.objective = field_as<std::string>(j, "objective", origin);
-  rec.confirmed = field_as<bool>(j, "confirmed", origin);
+  rec.min_margin = number_in(required_field(j, "min_margin", origin), origin + ": min_margin", 0, 1);
+  if (rec.min_margin == 1) bad_value(origin + ": min_margin", "a fraction from 0, below 1", j["min_margin"]);
+  rec.objective = top_field_as<std::string>(j, "objective", origin);
+  rec.confirmed = top_field_as<bool>(j, "confirmed", origin);
   rec.confirm_rounds = static_cast<std::size_t>(
       integer_in(required_field(j, "confirm_rounds", origin), origin + ": confirm_rounds", 0, 1000));
   rec.disqualified = disqualified_field(j, origin);
   rec.notes = strings_field(j, "notes", origin);
   if (j.contains("labels")) rec.labels = strings_field(j, "labels", origin);
-  if (j.contains("incomplete")) rec.incomplete = field_as<bool>(j, "incomplete", origin);
+  if (j.contains("incomplete")) rec.incomplete = top_field_as<bool>(j, "incomplete", origin);
 }
 
 void read_lists(const json& j, const Path& origin, Recommendation& rec) {
-  const json& settings = list_field(j, "settings", origin);
+  const json& settings = list_field(j, "settings", origin, true);
   for (std::size_t i = 0; i < settings.size(); ++i)
     rec.settings.push_back(setting_from_json(settings[i], item_path(origin + ": settings", i)));
   parsed_at(origin + ": settings", [&] {
     validate_setting_names(rec.settings);
     return 0;
   });
-  const json& sizes = list_field(j, "sizes", origin);
+  const json& sizes = list_field(j, "sizes", origin, true);
   for (std::size_t i = 0; i < sizes.size(); ++i) rec.sizes.push_back(size_from_json(sizes[i], item_path(origin + ": sizes", i)));
-  const json& choices = list_field(j, "choices", origin);
+  const json& choices = list_field(j, "choices", origin, true);
   for (std::size_t i = 0; i < choices.size(); ++i)
     rec.choices.push_back(choice_from_json(choices[i], item_path(origin + ": choices", i)));
 }
@@ -155,6 +162,9 @@ void check_names(const Recommendation& rec, const std::string& origin) {
         validate_knob(rec.backend, name, value);
         return 0;
       });
+  for (const auto& [name, reason] : rec.disqualified)
+    if (!rec.find_setting(name))
+      throw InputError(member_path(origin + ": disqualified", name) + ": not one of the settings");
   std::set<std::pair<Collective, std::uint64_t>> sizes;
   for (std::size_t i = 0; i < rec.sizes.size(); ++i) {
     const SizeDecision& d = rec.sizes[i];

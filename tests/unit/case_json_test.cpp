@@ -69,7 +69,7 @@ TEST(CaseJson, MissingAndMistypedFieldsNameWhereAndWhich) {
   json fractional = j;
   fractional["count"] = 8.5;
   EXPECT_EQ(message_of(fractional, "r.json: cases[2]"), "r.json: cases[2].count: expected an integer, got 8.5");
-  EXPECT_EQ(message_of(json::array(), "r.json: cases[0]"), "r.json: cases[0]: expected an object, got a list");
+  EXPECT_EQ(message_of(json::array(), "r.json: cases[0]"), "r.json: cases[0]: expected an object, got an empty list");
 }
 
 TEST(CaseJson, AResultsCaseCarriesTheSameFields) {
