@@ -7,7 +7,8 @@ packages=(build-essential cmake pkg-config git
           libopenmpi-dev openmpi-bin
           libcli11-dev nlohmann-json3-dev libhwloc-dev
           libgtest-dev
-          python3)  # the tuner's MPI tests read JSON with it
+          clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer with ASan and UBSan (Debian 12: clang 14)
+          python3)  # the tuner's MPI tests and the bad-input corpus read JSON with it
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -157,9 +157,9 @@ void read_lists(const json& j, const Path& origin, Recommendation& rec) {
 
 void check_names(const Recommendation& rec, const std::string& origin) {
   for (std::size_t i = 0; i < rec.settings.size(); ++i)
-    for (const auto& [name, value] : rec.settings[i].knobs)
+    for (const auto& knob : rec.settings[i].knobs)
       parsed_at(item_path(origin + ": settings", i) + ".knobs", [&] {
-        validate_knob(rec.backend, name, value);
+        validate_knob(rec.backend, knob.first, knob.second);
         return 0;
       });
   for (const auto& [name, reason] : rec.disqualified)

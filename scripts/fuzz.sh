@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Fuzzes the readers of user files (config, results, recommendation) with libFuzzer: builds them
+# with clang and -fsanitize=fuzzer,address,undefined in build-fuzz (or $COMMTUNE_FUZZ_BUILD_DIR),
+# seeds each from the bad-input corpus (tests/badinput), the shipped configs and the fixtures, and
+# runs each for COMMTUNE_FUZZ_SECONDS (default 60). Fails on a crash, an exception other than
+# InputError, a hang (10 s per input), a leak or a sanitizer report; prints runs per target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${COMMTUNE_FUZZ_BUILD_DIR:-build-fuzz}
+seconds=${COMMTUNE_FUZZ_SECONDS:-60}
+jobs=${COMMTUNE_JOBS:-$(nproc)}
+CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOMMTUNE_BUILD_FUZZERS=ON \
+  -DCOMMTUNE_BUILD_TESTS=OFF -DCOMMTUNE_WITH_NCCL=OFF > /dev/null
+cmake --build "$build_dir" -j "$jobs" --target commtune_fuzzers
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 tests/badinput/run_corpus.py --materialize "$work/bad"
+seed() {  # seed TARGET FILES...: a fresh working corpus for TARGET (libFuzzer adds to it)
+  local dir="$work/corpus-$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+}
+seed fuzz_config configs/*.json tests/badinput/base/config*.json "$work"/bad/configs/*.json
+seed fuzz_results tests/fixtures/*.json tests/golden/results.json tests/badinput/base/results.json "$work"/bad/results/*.json
+seed fuzz_recommendation tests/badinput/base/recommendation.json "$work"/bad/recommendations/*.json
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+status=0
+for target in fuzz_config fuzz_results fuzz_recommendation; do
+  log="$work/$target.log"
+  if "$build_dir/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+       -print_final_stats=1 -artifact_prefix="$work/$target-" "$work/corpus-$target" > "$log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    echo "fuzz: $target: $runs runs in ${seconds} s, no crash, hang or sanitizer report"
+  else
+    status=1
+    echo "fuzz: $target FAILED; the last lines of its log:" >&2
+    tail -40 "$log" >&2
+    for artifact in "$work/$target"-*; do
+      [ -e "$artifact" ] && cp "$artifact" "${COMMTUNE_FUZZ_ARTIFACTS:-.}/" && echo "fuzz: kept $(basename "$artifact")" >&2
+    done
+  fi
+done
+exit $status
