@@ -9,15 +9,18 @@ commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/batch_timing_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/layout_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_test.cpp
 )
 target_compile_definitions(nccl_unit_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS})
 add_dependencies(nccl_unit_tests commtune commtune-simulated)
 
 # Whole sweeps through the local control plane: label unit (seconds, no MPI, no GPU).
-add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults_test.cpp)
-target_link_libraries(nccl_fault_tests PRIVATE commtune_results GTest::gtest_main)
-target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-add_dependencies(nccl_fault_tests commtune commtune-simulated)
+add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_sweep_test.cpp)
+target_link_libraries(nccl_fault_tests PRIVATE commtune_results commtune_nccl_simulated commtune_tuner_rules GTest::gtest_main)
+target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+  COMMTUNE_TUNER_PLUGIN_PATH="$<TARGET_FILE:nccl-tuner-commtune>")
+add_dependencies(nccl_fault_tests commtune commtune-simulated nccl-tuner-commtune)
 gtest_discover_tests(nccl_fault_tests DISCOVERY_TIMEOUT 60
   PROPERTIES LABELS unit TIMEOUT 120)
 

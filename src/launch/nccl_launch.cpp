@@ -12,16 +12,20 @@
 #include "control/local_control_plane.hpp"
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/supervisor/device_setup.hpp"
+#include "host/environment_tuner_plugin.hpp"
 #include "host/launcher.hpp"
+#include "host/tuner_plugin_location.hpp"
 #include "host/provenance.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
 namespace {
 
-nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, ControlPlane& control) {
+nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, const ChoiceRecording& record,
+                             ControlPlane& control) {
   nlohmann::json facts = launch_provenance(launch);
   facts["nccl"] = nccl;
+  facts["nccl"]["nccl_choice"] = record.provenance();
   facts["layout"] = rank_layout(control);
   if (launch.nccl.emulate_nodes)
     facts["labels"].push_back("emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path");
@@ -34,9 +38,11 @@ std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
   return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
 }
 
-NcclRunOptions run_options(const SweepLaunch& launch) {
+// The default setting records what NCCL chose unless the workers' environment loads a tuner of its own.
+NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command) {
   NcclRunOptions run = launch.nccl;
   run.extra_knobs = launch.wiring.extra_nccl_knobs;
+  run.record = plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()), find_tuner_plugin());
   return run;
 }
 
@@ -46,9 +52,10 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
-  const nlohmann::json provenance = provenance_of(launch, facts.provenance, control);
+  const NcclRunOptions run = run_options(launch, command);
+  const nlohmann::json provenance = provenance_of(launch, facts.provenance, run.record, control);
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
-      std::make_unique<NcclBackend>(control, layout, run_options(launch), command, facts.free_device_bytes, provenance),
+      std::make_unique<NcclBackend>(control, layout, run, command, facts.free_device_bytes, provenance),
       control.rank());
   const Plan plan = plan_sweep(launch.config, backend->limits());
   const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +

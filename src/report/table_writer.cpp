@@ -49,7 +49,12 @@ void TableWriter::begin(const RunHeader& header) {
   out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it;"
           " sprd%: (p95 - p5) / median\n";
   show_nccl_tests_ = header.backend == "nccl";
+  if (show_nccl_tests_)
+    for (const auto& s : header.plan.settings)
+      if (s.is_default()) choice_settings_.insert(s.name);
   if (show_nccl_tests_) out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
+  if (!choice_settings_.empty())
+    out_ << "# nccl-chose: the algorithm/protocol NCCL's cost table picked by itself, recorded by commtune's tuner plugin\n";
 }
 
 void TableWriter::print_section_header(const CaseResult& first) {
@@ -66,6 +71,12 @@ void TableWriter::print_section_header(const CaseResult& first) {
       units += printf_string("  %9s", "(us)");
     }
     groups += printf_string(show_nccl_tests_ ? "  %-53s" : "  %-42s", std::string(name_of(p)).c_str());
+  }
+  show_choice_ = choice_settings_.count(first.setting) > 0;
+  said_unrecorded_.clear();
+  if (show_choice_) {
+    titles += printf_string("  %-14s", "nccl-chose");
+    units += printf_string("  %-14s", "(algo/proto)");
   }
   out_ << groups << "\n" << titles << "\n" << units << "\n";
 }
@@ -89,10 +100,28 @@ void TableWriter::flush_row() {
     if (show_nccl_tests_) line += format_nccl_tests(match);
     if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
   }
+  if (show_choice_) line += "  " + choice_cell(notes);
   out_ << line << "\n";
   for (const auto& n : notes) out_ << "#   ^ " << n << "\n";
   row_.clear();
   row_key_.reset();
+}
+
+// The first half's choice; a half that differs, and a reason not yet said in this section, as notes.
+std::string TableWriter::choice_cell(std::vector<std::string>& notes) {
+  const NcclChoice* shown = nullptr;
+  for (Placement p : placements_)
+    for (const auto& r : row_) {
+      if (r.spec.placement != p || !r.nccl_choice) continue;
+      if (shown == nullptr) shown = &*r.nccl_choice;
+      else if (!(*r.nccl_choice == *shown)) notes.push_back(std::string(name_of(p)) + ": nccl-chose " + describe(*r.nccl_choice));
+    }
+  if (shown == nullptr) return "--";
+  if (!shown->recorded && shown->reason != said_unrecorded_) {
+    notes.push_back("nccl-chose: " + describe(*shown));
+    said_unrecorded_ = shown->reason;
+  }
+  return short_form(*shown);
 }
 
 void TableWriter::note_peak(const CaseResult& r) {

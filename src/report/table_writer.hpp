@@ -2,8 +2,11 @@
 // The console table, in nccl-tests' layout: one row per size with the out-of-place and in-place
 // halves side by side, plus the setting's name in each section header and the dispersion (the
 // 5-95 percentile spread) of every figure. Failed cases print their reason under the row. On
-// the NCCL backend each half also has nccl-tests' own time (nt-time).
+// the NCCL backend each half also has nccl-tests' own time (nt-time), and the rows of settings that
+// force nothing end with what NCCL chose by itself (nccl-chose; why not, once per section, when it
+// was not recorded).
 #include <map>
+#include <set>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -30,6 +33,7 @@ class TableWriter : public ResultSink {
   void flush_row();
   void print_section_header(const CaseResult& first);
   void note_peak(const CaseResult& r);
+  std::string choice_cell(std::vector<std::string>& notes);
 
   std::ostream& out_;
   std::vector<Placement> placements_;
@@ -38,6 +42,9 @@ class TableWriter : public ResultSink {
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
   bool show_nccl_tests_ = false;  // an nt-time column per half: the NCCL backend measures it
+  std::set<std::string> choice_settings_;  // NCCL settings that force nothing: a nccl-chose column
+  bool show_choice_ = false;               // in the current section
+  std::string said_unrecorded_;            // the reason last noted in this section
   std::int64_t wrong_total_ = 0;
   struct Peak {
     std::string setting;

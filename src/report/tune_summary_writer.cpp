@@ -53,10 +53,14 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
     std::snprintf(head, sizeof head, "  %-13s %10s  ", std::string(name_of(d.collective)).c_str(), format_size(d.bytes).c_str());
     out << head;
     if (d.winner.empty())
-      out << "default stays: " << d.reason << "\n";
+      out << "default stays: " << d.reason;
     else
       out << d.winner << " saves " << format_percent(d.gain) << " (" << micros(d.default_us) << " -> " << micros(d.winner_us)
-          << ")\n";
+          << ")";
+    if (d.nccl_chose)
+      out << "; NCCL by itself chose " << describe(*d.nccl_chose) << " here"
+          << (d.winner.empty() ? "" : ", the winner forces " + knobs_of(rec, d.winner));
+    out << "\n";
   }
 }
 

@@ -10,6 +10,7 @@
 #include "measure/sampler.hpp"
 #include "measure/statistics.hpp"
 #include "plan/plan.hpp"
+#include "results/nccl_choice.hpp"
 
 namespace commtune {
 
@@ -42,6 +43,7 @@ struct CaseResult {
   double algbw_gbps = 0;     // from the median
   double busbw_gbps = 0;     // from the median
   std::int64_t wrong = -1;   // mismatching elements summed over ranks; -1: not checked
+  std::optional<NcclChoice> nccl_choice;  // NCCL backend, default setting: what NCCL chose by itself
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

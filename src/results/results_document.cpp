@@ -122,6 +122,8 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
     const std::string where = origin + ": cases[" + std::to_string(i) + "]";
     doc.cases.push_back(case_from_json(cases[i], where));
     checks.check(doc.cases.back(), i, where);
+    if (doc.cases.back().nccl_choice && doc.backend != "nccl")
+      throw InputError(member_path(where, "nccl_choice") + ": only an NCCL results file records what NCCL chose");
   }
   return doc;
 }

@@ -20,6 +20,7 @@ namespace {
 // without them reads (and writes) exactly as before.
 void put_optional_figures(json& j, const CaseResult& r) {
   if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
+  if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -28,6 +29,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
 
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
+  if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   if (!j.contains("nccl_tests_us")) return;
   r.nccl_tests = LoopFigure{field_as<double>(j, "nccl_tests_us", where), field_as<double>(j, "nccl_tests_algbw_gbps", where),
                             field_as<double>(j, "nccl_tests_busbw_gbps", where)};

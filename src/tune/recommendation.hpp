@@ -5,11 +5,13 @@
 // and the knobs of every setting named.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/types.hpp"
 #include "plan/setting.hpp"
+#include "results/nccl_choice.hpp"
 
 namespace commtune {
 
@@ -22,6 +24,7 @@ struct SizeDecision {
   double winner_us = 0;
   bool confirmed = false;   // the interleaved re-measure agreed
   std::string reason;       // why the default stays
+  std::optional<NcclChoice> nccl_chose;  // what NCCL chose by itself here, where recorded (NCCL backend)
 };
 
 // A contiguous run of measured sizes where a setting is clearly faster or clearly slower.

@@ -15,8 +15,10 @@ using nlohmann::json;
 namespace {
 
 json to_json(const SizeDecision& d) {
-  return json{{"collective", name_of(d.collective)}, {"bytes", d.bytes}, {"winner", d.winner}, {"gain", d.gain},
-              {"default_us", d.default_us}, {"winner_us", d.winner_us}, {"confirmed", d.confirmed}, {"reason", d.reason}};
+  json j{{"collective", name_of(d.collective)}, {"bytes", d.bytes}, {"winner", d.winner}, {"gain", d.gain},
+         {"default_us", d.default_us}, {"winner_us", d.winner_us}, {"confirmed", d.confirmed}, {"reason", d.reason}};
+  if (d.nccl_chose) j["nccl_chose"] = to_json(*d.nccl_chose);
+  return j;
 }
 
 json to_json(const RangeGain& g) {
@@ -72,7 +74,11 @@ double time_field(const json& j, const char* key, const Path& where) {
 SizeDecision size_from_json(const json& j, const Path& where) {
   SizeDecision d{collective_field(j, where), bytes_field(j, "bytes", where), field_as<std::string>(j, "winner", where),
                  gain_field(j, "gain", where), time_field(j, "default_us", where), time_field(j, "winner_us", where),
-                 field_as<bool>(j, "confirmed", where), field_as<std::string>(j, "reason", where)};
+                 field_as<bool>(j, "confirmed", where), field_as<std::string>(j, "reason", where), std::nullopt};
+  if (j.contains("nccl_chose")) {
+    d.nccl_chose = nccl_choice_from_json(j.at("nccl_chose"), member_path(where, "nccl_chose"));
+    if (!d.nccl_chose->recorded) throw InputError(member_path(where, "nccl_chose") + ": only a recorded choice belongs here");
+  }
   if (d.winner.empty()) return d;
   if (!(d.gain > 0)) throw InputError(member_path(where, "gain") + ": a winner must save time (gain above 0)");
   if (!(d.winner_us > 0 && d.winner_us < d.default_us))

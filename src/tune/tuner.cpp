@@ -1,6 +1,7 @@
 #include "tune/tuner.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "tune/case_verdict.hpp"
 #include "tune/job_choice.hpp"
@@ -25,6 +26,21 @@ std::vector<Ranked> winners_at(const CaseIndex& index, const SizeKey& key, doubl
   return out;
 }
 
+// What NCCL chose by itself at `key`, from the default's cases: the first placement that has it.
+std::optional<NcclChoice> recorded_choice_at(const CaseIndex& index, const SizeKey& key) {
+  for (const CaseResult* c : index.cases(kDefaultSettingName, key))
+    if (c->nccl_choice && c->nccl_choice->recorded) return c->nccl_choice;
+  return std::nullopt;
+}
+
+// Why NCCL's own choice is missing, once per distinct reason, as notes of the recommendation.
+void note_unrecorded_choices(const ResultsDocument& sweep, Recommendation& rec) {
+  std::set<std::string> said;
+  for (const CaseResult& c : sweep.cases)
+    if (c.setting == kDefaultSettingName && c.nccl_choice && !c.nccl_choice->recorded && said.insert(c.nccl_choice->reason).second)
+      rec.notes.push_back("NCCL's own choice " + describe(*c.nccl_choice));
+}
+
 std::string no_winner_reason(const CaseIndex& index, const SizeKey& key) {
   const auto names = index.candidates(key);
   if (names.empty()) return "no other setting measured here";
@@ -34,7 +50,7 @@ std::string no_winner_reason(const CaseIndex& index, const SizeKey& key) {
 }
 
 SizeDecision decide_size(const CaseIndex& sweep, const CaseIndex* confirm, const SizeKey& key, double margin) {
-  SizeDecision d{key.collective, key.bytes, "", 0, 0, 0, false, ""};
+  SizeDecision d{key.collective, key.bytes, "", 0, 0, 0, false, "", recorded_choice_at(sweep, key)};
   const std::vector<Ranked> in_sweep = winners_at(sweep, key, margin);
   if (in_sweep.empty()) {
     d.reason = no_winner_reason(sweep, key);
@@ -104,6 +120,7 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options, co
     rec.incomplete = true;
     rec.notes.push_back("tuned " + incomplete_note(sweep));
   }
+  note_unrecorded_choices(sweep, rec);
   for (const SizeKey& key : index.default_sizes())
     rec.sizes.push_back(decide_size(index, confirm ? &*confirm : nullptr, key, options.min_margin));
   choose_job_settings(index, options, rec);

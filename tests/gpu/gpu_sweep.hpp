@@ -170,4 +170,22 @@ inline void expect_nccl_provenance(nlohmann::json results, int supervisors, bool
   EXPECT_EQ(labelled, emulated) << provenance["labels"].dump();
 }
 
+// What NCCL chose by itself is recorded on every measured case of the default setting (commtune's
+// tuner plugin in record mode: on a GPU machine the real NCCL loads it, so it must be packed beside
+// the executables, .device/lib/libnccl-tuner-commtune.so), with tokens the results reader accepts.
+inline void expect_nccl_choice_recorded(const nlohmann::json& results) {
+  ASSERT_TRUE(results.is_object());
+  const nlohmann::json& record = results["provenance"]["nccl"]["nccl_choice"];
+  ASSERT_EQ(record.value("recorded", false), true) << record.dump();
+  std::size_t recorded = 0;
+  for (const auto& c : results["cases"]) {
+    if (c.value("setting", "") != "default" || c.value("status", "") != "ok") continue;
+    ASSERT_TRUE(c.contains("nccl_choice")) << describe(c);
+    EXPECT_EQ(c["nccl_choice"].value("recorded", false), true) << describe(c) << ": " << c["nccl_choice"].dump();
+    recorded += c["nccl_choice"].value("recorded", false) ? 1 : 0;
+  }
+  EXPECT_GT(recorded, 0u);
+  EXPECT_NO_THROW(results_from_json(results, "r.json")) << "the results reader refuses the recorded choices";
+}
+
 }  // namespace commtune::gpu_testing

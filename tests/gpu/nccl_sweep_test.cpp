@@ -129,6 +129,7 @@ TEST(GpuSweep, WithoutLauncherOneWorkerPerVisibleGpu) {
   ASSERT_GT(gpus, 0);
   expect_all_measured(run.results, gpus, "one worker per GPU");
   expect_nccl_provenance(run.results, 1, false, false);
+  expect_nccl_choice_recorded(run.results);
 }
 
 }  // namespace

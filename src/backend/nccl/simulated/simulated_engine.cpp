@@ -1,5 +1,8 @@
 // The simulated worker: answers like the NCCL worker, with timings from an alpha-beta model whose
-// figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise.
+// figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise. Like
+// NCCL it loads the environment's tuner plugin and asks it before every collective (the barrier
+// before a timed batch included), with a cost table of its own (simulated_tuner.hpp): the timings
+// model does not follow that table, as a real NCCL's measured times need not follow its cost model.
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -7,6 +10,7 @@
 
 #include "core/collective_traits.hpp"
 #include "backend/nccl/simulated/simulated_engine.hpp"
+#include "backend/nccl/simulated/simulated_tuner.hpp"
 
 namespace commtune {
 namespace {
@@ -33,6 +37,8 @@ class SimulatedEngine : public WorkerEngine {
 
   nlohmann::json init(const std::string& id, const CommConfig&) override {
     if (id.size() != 256) throw CommunicatorLost("simulated init: malformed unique id");
+    // NCCL's nodes: hosts, and every rank its own with a distinct NCCL_HOSTID (emulated nodes).
+    tuner_ = std::make_unique<SimulatedTuner>(identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
     return {{"nccl_version", "simulated"}, {"device", identity_.device}};
   }
 
@@ -41,10 +47,15 @@ class SimulatedEngine : public WorkerEngine {
     graph_ = request.graph;
   }
 
-  std::int64_t check() override { return 0; }
+  std::int64_t check() override {
+    before_collective(case_.bytes);
+    return 0;
+  }
 
   // Shaped like the NCCL engine's answer: per-iteration seconds, or one graph mean.
   TimedBatch time(std::size_t iterations) override {
+    before_collective(barrier_bytes());
+    before_collective(case_.bytes);
     const double base = model_seconds();
     std::normal_distribution<double> jitter(1.0, 0.01);
     std::vector<double> seconds(iterations);
@@ -54,7 +65,7 @@ class SimulatedEngine : public WorkerEngine {
     return TimedBatch{std::move(seconds), loop};
   }
 
-  void finish() override {}
+  void finish() override { tuner_.reset(); }
 
  private:
   // Latency + bytes over bandwidth; a forced algorithm / protocol shifts both, so that settings
@@ -67,7 +78,19 @@ class SimulatedEngine : public WorkerEngine {
     return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) / bandwidth;
   }
 
+  void before_collective(std::uint64_t bytes) {
+    if (tuner_) tuner_->before_collective(case_.collective, bytes);
+  }
+
+  // The barrier's size: one element per rank, as NCCL counts bytes (the whole buffer for
+  // all-gather and reduce-scatter).
+  std::uint64_t barrier_bytes() const {
+    const bool gathers = case_.collective == Collective::AllGather || case_.collective == Collective::ReduceScatter;
+    return size_of(case_.dtype) * static_cast<std::uint64_t>(gathers ? identity_.nranks : 1);
+  }
+
   WorkerIdentity identity_;
+  std::unique_ptr<SimulatedTuner> tuner_;
   Case case_;
   bool graph_ = false;
   std::mt19937 noise_;

@@ -7,6 +7,7 @@
 
 #include "knobs/nccl_knobs.hpp"
 #include "backend/nccl/supervisor/layout_skips.hpp"
+#include "backend/nccl/supervisor/nccl_choice_source.hpp"
 #include "backend/nccl/supervisor/nccl_setting_session.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
@@ -38,7 +39,7 @@ std::chrono::milliseconds to_milliseconds(double seconds) {
 }
 
 std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
-                                            bool emulate_nodes) {
+                                            bool emulate_nodes, const std::map<std::string, std::string>& extra) {
   std::map<std::string, std::string> variables = as_map(base);
   for (const auto& [name, value] : setting.knobs)
     if (!is_config_knob(name)) variables[name] = value;
@@ -48,6 +49,7 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& base
     variables.emplace("NCCL_NET", "Socket");
     variables.emplace("NCCL_MNNVL_ENABLE", "0");
   }
+  for (const auto& [name, value] : extra) variables[name] = value;
   std::vector<std::string> environment;
   for (const auto& [name, value] : variables) environment.push_back(name + "=" + value);
   return environment;
@@ -92,10 +94,14 @@ std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const 
 }
 
 std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting, const SweepOptions& options) {
+  std::unique_ptr<NcclChoiceSource> choice = NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
   std::vector<WorkerSpawn> spawns;
-  for (std::size_t i = 0; i < layout_.ranks.size(); ++i)
-    spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(layout_.ranks[i], layout_.nranks, layout_.devices[i]),
-                                 worker_environment(command_.base_environment, setting, layout_.ranks[i], run_.emulate_nodes)});
+  for (std::size_t i = 0; i < layout_.ranks.size(); ++i) {
+    const int rank = layout_.ranks[i];
+    spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(rank, layout_.nranks, layout_.devices[i]),
+                                 worker_environment(command_.base_environment, setting, rank, run_.emulate_nodes,
+                                                    choice ? choice->worker_variables(rank) : std::map<std::string, std::string>{})});
+  }
   std::unique_ptr<WorkerGroup> workers;
   StepOutcome outcome;
   try {
@@ -122,7 +128,7 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     if (workers) workers->kill_all();
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
-  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, options, layout_.nranks);
+  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, options, layout_.nranks, std::move(choice));
 }
 
 }  // namespace commtune

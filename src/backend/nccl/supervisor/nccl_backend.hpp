@@ -5,6 +5,7 @@
 // becomes a recorded failure and the sweep goes on.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,9 +53,10 @@ class NcclBackend : public Backend {
 };
 
 // The environment of the worker of `rank` for `setting`: base, then the knobs (those applied
-// through ncclConfig_t excepted), then the emulated-node identity.
+// through ncclConfig_t excepted), then the emulated-node identity, then `extra` (the record mode's
+// variables of the default setting).
 std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
-                                            bool emulate_nodes);
+                                            bool emulate_nodes, const std::map<std::string, std::string>& extra = {});
 
 // argv of `commtune worker` for one rank.
 std::vector<std::string> worker_arguments(int rank, int nranks, int device);

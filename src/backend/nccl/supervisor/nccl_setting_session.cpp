@@ -52,8 +52,9 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const Combine
 }  // namespace
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
-                                       const NcclRunOptions& run, const SweepOptions& options, int nranks)
-    : control_(&control), workers_(std::move(workers)), run_(run), options_(&options), nranks_(nranks) {}
+                                       const NcclRunOptions& run, const SweepOptions& options, int nranks,
+                                       std::unique_ptr<NcclChoiceSource> choice)
+    : control_(&control), workers_(std::move(workers)), run_(run), options_(&options), nranks_(nranks), choice_(std::move(choice)) {}
 
 NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
     : nranks_(nranks), stopped_status_(init_failure.case_status()), stopped_reason_("setting not applied: " + init_failure.reason) {}
@@ -85,6 +86,13 @@ CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting
   return failed_case(c, setting.name, nranks_, outcome.case_status(), outcome.reason);
 }
 
+// A measured case of the default setting carries what NCCL chose, or why that is not known; reading
+// the record never fails the case.
+CaseResult NcclSettingSession::with_choice(CaseResult result) {
+  if (choice_) result.nccl_choice = choice_->choice_for(result.spec);
+  return result;
+}
+
 CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;
@@ -103,7 +111,7 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
       },
       run_.graph);
   try {
-    return measured_case(c, setting.name, nranks_, sample_until_stable(timer, options_->stopping), wrong);
+    return with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options_->stopping), wrong));
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }

@@ -8,6 +8,7 @@
 #include "backend/backend.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "control/control_plane.hpp"
+#include "backend/nccl/supervisor/nccl_choice_source.hpp"
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
 #include "backend/nccl/supervisor/step_outcome.hpp"
 #include "backend/nccl/supervisor/worker_group.hpp"
@@ -17,8 +18,9 @@ namespace commtune {
 class NcclSettingSession : public SettingSession {
  public:
   // A session whose workers initialised their communicator.
+  // `choice`: where the default setting's cases learn what NCCL chose (null for other settings).
   NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
-                     const SweepOptions& options, int nranks);
+                     const SweepOptions& options, int nranks, std::unique_ptr<NcclChoiceSource> choice = nullptr);
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
@@ -29,6 +31,7 @@ class NcclSettingSession : public SettingSession {
   StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine, nlohmann::json& data);
   CaseResult stopped_case(const Case& c, const Setting& setting) const;
   CaseResult failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome);
+  CaseResult with_choice(CaseResult result);
 
   ControlPlane* control_ = nullptr;
   std::unique_ptr<WorkerGroup> workers_;
@@ -37,6 +40,7 @@ class NcclSettingSession : public SettingSession {
   int nranks_ = 1;
   CaseStatus stopped_status_ = CaseStatus::Skipped;
   std::string stopped_reason_;
+  std::unique_ptr<NcclChoiceSource> choice_;  // destroyed before the workers' group; they have finished by then
 };
 
 }  // namespace commtune

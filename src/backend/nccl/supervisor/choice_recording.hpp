@@ -1,0 +1,25 @@
+#pragma once
+// Whether the default setting's workers record what NCCL chose: with commtune's tuner plugin in
+// record mode (NCCL_TUNER_PLUGIN=<commtune's plugin>, COMMTUNE_TUNER_RECORD=<a private file per
+// worker>), unless the environment already loads a tuner plugin of its own, which then stays
+// untouched (and the choice is not recorded), or commtune's plugin cannot be found.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace commtune {
+
+struct TunerPluginLocation;
+
+struct ChoiceRecording {
+  std::string plugin;        // commtune's plugin, loaded in record mode; empty: not recorded
+  std::string not_recorded;  // why, when `plugin` is empty
+
+  // provenance.nccl.nccl_choice: {"recorded": true, "plugin": PATH} or {"recorded": false, "reason": WHY}.
+  nlohmann::json provenance() const;
+};
+
+// `environment_tuner`: what the workers' environment loads as a tuner by itself (empty: nothing).
+ChoiceRecording plan_choice_recording(const std::string& environment_tuner, const TunerPluginLocation& commtune_plugin);
+
+}  // namespace commtune

@@ -1,0 +1,138 @@
+// "What NCCL chose" end to end with simulated workers: the simulated NCCL loads commtune's tuner
+// plugin as NCCL does, the plugin (record mode) writes its record, and the supervisor's reading of
+// it reaches the results, the table and the tune summary; an environment that loads a tuner plugin
+// of its own is left alone and says so.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "backend/nccl/simulated/simulated_tuner.hpp"
+#include "run_commtune.hpp"
+#include "tuner_plugin/pick_recorder.hpp"
+#include "tuner_plugin/tuner_rules.hpp"
+
+namespace commtune {
+namespace {
+
+using namespace commtune::testing;
+
+// Two settings, two collectives, sizes across the simulated cost model's crossovers (43 KB,
+// 345 KB, 1.2 MB for all-reduce on 2 ranks), both placements, few samples.
+std::string write_config(const ScratchDir& dir) {
+  std::ofstream(dir.file("c.json")) << R"({"sweep": {"min_bytes": "1K", "max_bytes": "4M", "factor": 16,
+    "collectives": ["allreduce", "allgather"], "min_samples": 5, "min_time": 0, "max_time": 0.02},
+    "settings": [{"name": "tree", "knobs": {"NCCL_ALGO": "Tree"}, "collectives": ["allreduce"]}]})";
+  return dir.file("c.json");
+}
+
+Ran sweep(const ScratchDir& dir, std::vector<std::string> environment) {
+  std::filesystem::create_directory(dir.file("tmp"));
+  environment.push_back("TMPDIR=" + dir.file("tmp"));
+  return run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--config", write_config(dir),
+                      "--out", dir.file("r.json")},
+                     environment, dir);
+}
+
+// What the simulated NCCL's cost table makes NCCL pick, in the plugin's tokens.
+NcclChoice expected_pick(const CaseResult& c) {
+  const SimulatedCostTable table = simulated_cost_table(c.spec.collective, c.spec.bytes, c.nranks);
+  const auto [algorithm, protocol] = tuner::nccl_pick(table.data(), kSimulatedAlgorithms, kSimulatedProtocols);
+  return recorded_choice(tuner::algorithm_token(algorithm), tuner::protocol_token(protocol));
+}
+
+// The last cell of every row in the table's sections of the default setting, by (collective, size).
+std::map<std::pair<std::string, std::uint64_t>, std::string> default_rows_last_cell(const std::string& table) {
+  std::map<std::pair<std::string, std::uint64_t>, std::string> cells;
+  std::istringstream in(table);
+  std::string collective;  // empty outside a section of the default setting
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# setting ", 0) == 0) {
+      const std::size_t comma = line.rfind(", ");
+      collective = line.rfind("# setting default (", 0) == 0 && comma != std::string::npos ? line.substr(comma + 2) : "";
+      continue;
+    }
+    const std::vector<std::string> w = words(line);
+    if (collective.empty() || w.empty() || line[0] == '#') continue;
+    cells[{collective, std::stoull(w.front())}] = w.back();
+  }
+  return cells;
+}
+
+TEST(NcclChoiceSweep, TheRecordReachesResultsTableAndTuneSummary) {
+  ScratchDir dir;
+  const Ran ran = sweep(dir, {});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["recorded"], true) << doc.provenance["nccl"].dump();
+  const std::map<std::pair<std::string, std::uint64_t>, std::string> table_cells = default_rows_last_cell(ran.out);
+  std::set<std::string> seen;
+  std::size_t defaults = 0;
+  for (const CaseResult& c : doc.cases) {
+    ASSERT_TRUE(c.measured()) << c.reason;
+    if (c.setting != "default") {
+      EXPECT_FALSE(c.nccl_choice) << c.setting;  // a setting that forces something records nothing
+      continue;
+    }
+    ++defaults;
+    ASSERT_TRUE(c.nccl_choice);
+    ASSERT_TRUE(c.nccl_choice->recorded) << c.nccl_choice->reason;
+    EXPECT_EQ(*c.nccl_choice, expected_pick(c)) << name_of(c.spec.collective) << " " << c.spec.bytes;
+    seen.insert(describe(*c.nccl_choice));
+    EXPECT_EQ(table_cells.at({std::string(name_of(c.spec.collective)), c.spec.bytes}), short_form(*c.nccl_choice)) << c.spec.bytes;
+  }
+  EXPECT_EQ(defaults, 2u * 2u * 4u);  // 2 collectives x 4 sizes x 2 placements
+  EXPECT_GE(seen.size(), 3u);         // the simulated cost model crosses over within the sweep
+  EXPECT_NE(ran.out.find("nccl-chose"), std::string::npos);
+  EXPECT_NE(ran.out.find("NCCL by itself chose "), std::string::npos) << ran.out;  // the end-of-sweep tune summary
+  const Ran tuned = run_program({COMMTUNE_BINARY, "tune", dir.file("r.json")}, {}, dir);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  const CaseResult* small = find_case(doc, "default");
+  ASSERT_NE(small, nullptr);
+  EXPECT_NE(tuned.out.find("NCCL by itself chose " + describe(*small->nccl_choice) + " here"), std::string::npos) << tuned.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));  // the private record directories are gone
+}
+
+TEST(NcclChoiceSweep, AnEnvironmentsOwnTunerPluginIsLeftAloneAndSaid) {
+  ScratchDir dir;
+  const Ran ran = sweep(dir, {"NCCL_TUNER_PLUGIN=/nonexistent/libnccl-tuner-cloud.so"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  const std::string reason =
+      "tuner plugin of the environment: NCCL_TUNER_PLUGIN=/nonexistent/libnccl-tuner-cloud.so; NCCL's choice not recorded";
+  EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["reason"], reason);
+  EXPECT_EQ(doc.provenance["environment"]["NCCL_TUNER_PLUGIN"], "/nonexistent/libnccl-tuner-cloud.so");
+  for (const CaseResult& c : doc.cases) {
+    EXPECT_TRUE(c.measured()) << c.reason;  // not recorded is not a failure
+    if (c.setting == "default") {
+      EXPECT_EQ(c.nccl_choice, unrecorded_choice(reason));
+    }
+  }
+  EXPECT_NE(ran.out.find("nccl-chose: not recorded (" + reason + ")"), std::string::npos) << ran.out;
+  const Ran tuned = run_program({COMMTUNE_BINARY, "tune", dir.file("r.json")}, {}, dir);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  EXPECT_NE(tuned.out.find("# note: NCCL's own choice not recorded (" + reason + ")"), std::string::npos) << tuned.out;
+  EXPECT_EQ(tuned.out.find("NCCL by itself chose"), std::string::npos);
+}
+
+// A tuner the loader finds by NCCL's default name, NCCL_TUNER_PLUGIN unset: also the environment's.
+TEST(NcclChoiceSweep, ATunerFoundByNcclsDefaultNameIsTheEnvironments) {
+  ScratchDir dir;
+  std::filesystem::create_directory(dir.file("lib"));
+  std::filesystem::copy_file(COMMTUNE_TUNER_PLUGIN_PATH, dir.file("lib/libnccl-tuner.so"));
+  const Ran ran = sweep(dir, {"LD_LIBRARY_PATH=" + dir.file("lib")});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["recorded"], false);
+  const CaseResult* first = find_case(doc, "default");
+  ASSERT_NE(first, nullptr);
+  ASSERT_TRUE(first->nccl_choice);
+  EXPECT_FALSE(first->nccl_choice->recorded);
+  EXPECT_NE(first->nccl_choice->reason.find("libnccl-tuner.so"), std::string::npos) << first->nccl_choice->reason;
+}
+
+}  // namespace
+}  // namespace commtune
