@@ -10,6 +10,7 @@ target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/export_golden_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/compare_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/incomplete_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/nccl_choice_tune_test.cpp
 )
 commtune_mpi_test(tune_mpi_aa_soundness tune/mpi_aa_soundness.sh)
 commtune_mpi_test(tune_mpi_roundtrip tune/mpi_tune_roundtrip.sh)

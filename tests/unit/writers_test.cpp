@@ -61,7 +61,32 @@ TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
   while (std::getline(lines, line))
     if (line.rfind("        1024", 0) == 0) row = line;
   EXPECT_NE(row.find("       0      10.50"), std::string::npos) << row;  // out-of-place: #wrong, nt-time
-  EXPECT_EQ(row.substr(row.size() - 11), "         --") << row;         // in-place: none measured
+  EXPECT_EQ(row.substr(row.size() - 15), "         --  --") << row;     // in-place: none measured; no choice known
+}
+
+// The default setting's rows end with what NCCL chose; a reason for "not recorded" once per
+// section; halves that differ get a note; other settings have no such column.
+TEST(TableWriter, NcclDefaultRowsSayWhatNcclChose) {
+  const Plan plan = synthetic_plan();
+  std::ostringstream out;
+  TableWriter table(out);
+  table.begin(RunHeader{plan, "nccl", fixed_provenance()});
+  std::vector<CaseResult> results = synthetic_results(plan);
+  ASSERT_EQ(results[0].setting, "default");
+  ASSERT_EQ(results[3].setting, "default");
+  results[0].nccl_choice = recorded_choice("tree", "ll");
+  results[1].nccl_choice = recorded_choice("tree", "ll128");
+  results[2].nccl_choice = unrecorded_choice("no record: NCCL did not load commtune's tuner plugin");
+  results[3].nccl_choice = results[2].nccl_choice;
+  for (const auto& r : results) table.case_finished(r);
+  table.end(RunSummary{});
+  testing::expect_golden("table-nccl-chose.txt", out.str());
+  const std::string text = out.str();
+  EXPECT_NE(text.find("      --  TREE/LL\n"), std::string::npos) << text;  // the out-of-place half's choice ends the row
+  EXPECT_NE(text.find("\n#   ^ in-place: nccl-chose TREE/LL128\n"), std::string::npos) << text;
+  const std::string note = "#   ^ nccl-chose: not recorded (no record: NCCL did not load commtune's tuner plugin)";
+  EXPECT_EQ(text.find(note), text.rfind(note)) << text;  // once
+  EXPECT_NE(text.find(note), std::string::npos) << text;
 }
 
 TEST(TableWriter, MatchesGoldenOutput) {
