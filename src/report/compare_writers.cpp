@@ -61,20 +61,21 @@ void write_provenance(const CompareReport& report, std::ostream& out) {
 }
 
 void write_rule(const CompareReport& report, std::ostream& out) {
-  out << printf_string(
-             "Threshold %.1f%%, judged on the spread between runs of %s: SLOWER when every current run is slower than "
-             "the slowest baseline run by more than the threshold, FASTER the mirror image, SAME when the medians of "
-             "the runs differ by less, AMBIGUOUS otherwise; a lone SLOWER size needs its whole change interval beyond "
-             "%.0fx the threshold.\n\n",
-             report.threshold * 100.0, std::string(name_of(report.basis)).c_str(), kLoneSizeFactor)
+  out << "Threshold " << format_percent(report.threshold) << ", judged on the spread between runs of "
+      << name_of(report.basis)
+      << ": SLOWER when every current run is slower than the slowest baseline run by more than the threshold, FASTER "
+         "the mirror image, SAME when the medians of the runs differ by less, AMBIGUOUS otherwise; a lone SLOWER size "
+         "needs its whole change interval beyond "
+      << printf_string("%.0fx", kLoneSizeFactor) << " the threshold.\n\n"
       << "Baseline: " << report.baseline_files << " file(s), " << report.baseline_runs << " run(s) per case; current: "
       << report.current_files << " file(s), " << report.current_runs << " run(s) per case.\n\n";
   if (report.any_widened())
-    out << printf_string(
-        "Too few runs to judge by their spread alone (%s; fewer than %.0f orderings of baseline and current runs): the "
-        "baseline's range is widened by the default between-run noise of %.0f%% (--run-noise), so a change inside that "
-        "noise is AMBIGUOUS, not SLOWER. Run `commtune sweep --repeat 3` (or more) for both sides.\n\n",
-        report.baseline_runs <= 1 ? "a single-run baseline" : "few runs", kRankOrderings, report.run_noise * 100.0);
+    out << "Too few runs to judge by their spread alone ("
+        << (report.baseline_runs <= 1 ? "a single-run baseline" : "fewer than " + printf_string("%.0f", kRankOrderings) +
+                                                                      " orderings of baseline and current runs")
+        << "): the baseline's range is widened by the default between-run noise of " << format_percent(report.run_noise)
+        << " (--run-noise), so a change inside that noise is AMBIGUOUS, not SLOWER. Run `commtune sweep --repeat 3` (or "
+           "more) for both sides.\n\n";
 }
 
 }  // namespace
@@ -92,9 +93,9 @@ std::string compare_summary_line(const CompareReport& report) {
   }
   line += "; " + std::to_string(report.count(Verdict::Faster)) + " faster, " + std::to_string(report.count(Verdict::Same)) +
           " same, " + std::to_string(report.count(Verdict::Ambiguous)) + " ambiguous (threshold " +
-          printf_string("%.0f%%", report.threshold * 100) + ", runs " + std::to_string(report.baseline_runs) + " vs " +
+          format_percent(report.threshold) + ", runs " + std::to_string(report.baseline_runs) + " vs " +
           std::to_string(report.current_runs) +
-          (report.any_widened() ? printf_string(", widened by the default run noise %.0f%%", report.run_noise * 100) : "") + ")";
+          (report.any_widened() ? ", widened by the default run noise " + format_percent(report.run_noise) : "") + ")";
   return line;
 }
 

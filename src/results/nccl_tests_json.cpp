@@ -67,7 +67,8 @@ Layout layout_at(const json& document, const std::string& origin) {
   if (nranks > kMaxCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
   Layout out;
   out.nranks = static_cast<int>(nranks);
-  out.provenance = {{"nranks", nranks}, {"nhosts", hosts.size()}, {"gpus", gpu_models}};
+  // As in commtune's provenance, layout counts processes; the cases carry the communicator's ranks.
+  out.provenance = {{"nranks", devices.size()}, {"nhosts", hosts.size()}, {"gpus", gpu_models}};
   return out;
 }
 

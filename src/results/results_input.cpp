@@ -14,6 +14,8 @@ ResultsDocument load_any_results(const std::string& path) {
   return results_from_json(document, path);
 }
 
-bool from_nccl_tests(const ResultsDocument& doc) { return doc.provenance.value("tool", "") == "nccl-tests"; }
+bool from_nccl_tests(const ResultsDocument& doc) {
+  return doc.provenance.is_object() && doc.provenance.value("tool", "") == "nccl-tests";
+}
 
 }  // namespace commtune

@@ -26,7 +26,8 @@ void check_backends(const std::vector<const ResultsDocument*>& all) {
 void note_incomplete(const std::vector<const ResultsDocument*>& docs, const std::vector<std::string>& origins,
                      const std::string& side, std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < docs.size(); ++i)
-    if (!docs[i]->complete) notes.push_back(side + " " + origins[i] + " " + incomplete_note(*docs[i]));
+    if (!docs[i]->complete)
+      notes.push_back(side + (docs.size() > 1 ? " " + origins[i] : std::string()) + " " + incomplete_note(*docs[i]));
 }
 
 CaseComparison start_case(const CompareKey& key) {
