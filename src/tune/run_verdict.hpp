@@ -21,8 +21,9 @@ namespace commtune {
 enum class Verdict { Faster, Slower, Same, Ambiguous };
 std::string_view name_of(Verdict v);
 
-// Between-run noise (relative) assumed where the runs cannot show it: measured with repeated host
-// sweeps on a shared 2-core VM (docs/compare.md); --run-noise overrides it.
+// Between-run noise (relative) assumed where the runs cannot show it: the upper end of the spread
+// of six back-to-back host sweeps on a quiet machine (docs/compare.md has what
+// scripts/bench-compare-noise.sh measured here, on a loaded one); --run-noise overrides it.
 inline constexpr double kDefaultRunNoise = 0.25;
 // Least number of orderings (C(m + k, k)) for the rank argument alone to keep false alarms <= 5%.
 inline constexpr double kRankOrderings = 20;
