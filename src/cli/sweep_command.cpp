@@ -92,6 +92,7 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
     s.check = o.check != 0;
   }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
+  if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
   for (const auto& entry : o.settings) {
     if (split_list(entry).empty()) throw InputError("--setting needs a setting name");
     for (const auto& name : split_list(entry)) s.only_settings.push_back(name);
@@ -136,6 +137,7 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("-r,--root", o.root, "Root rank of broadcast");
   cmd->add_option("-c,--check", o.check, "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
+  cmd->add_option("--repeat", o.repeat, "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case keeps every run's median (for compare)");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
   cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
       ->check(CLI::Range(1, 1024));

@@ -19,7 +19,7 @@ struct SweepCommandOptions {
   std::string backend;
   std::string min_bytes, max_bytes, step_bytes;
   double factor = 0;
-  std::string iterations, warmup, min_samples;  // checked against their ranges, never wrapped
+  std::string iterations, warmup, min_samples, repeat;  // checked against their ranges, never wrapped
   std::string collectives, dtype, op, placement;
   int root = 0;
   int check = 1;

@@ -25,7 +25,10 @@ struct SweepOptions {
   bool check = true;
   StoppingRule stopping;
   std::vector<std::string> only_settings;  // --setting filter; empty: all
+  std::size_t repeat = 1;  // --repeat: runs of the whole plan, each in a rotated case order
 };
+
+inline constexpr std::size_t kMaxRepeat = 100;
 
 // Throws InputError unless the options can run: a valid size range, sampling within its ranges,
 // a backend auto|mpi|nccl, a non-negative root, collectives and placements each listed once.

@@ -13,6 +13,9 @@ class CompositeSink : public ResultSink {
   void begin(const RunHeader& h) override {
     for (auto& s : sinks_) s->begin(h);
   }
+  void run_started(std::size_t run, std::size_t runs) override {
+    for (auto& s : sinks_) s->run_started(run, runs);
+  }
   void setting_started(const Setting& setting) override {
     for (auto& s : sinks_) s->setting_started(setting);
   }

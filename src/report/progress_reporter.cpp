@@ -7,7 +7,7 @@
 namespace commtune {
 
 void ProgressReporter::begin(const RunHeader& header) {
-  total_ = header.plan.cases.size();
+  total_ = header.plan.cases.size() * header.runs;
   start_ = last_report_ = Clock::now();
 }
 

@@ -14,6 +14,7 @@ struct RunHeader {
   const Plan& plan;
   std::string backend;
   nlohmann::json provenance;
+  std::size_t runs = 1;  // --repeat: the plan runs this many times
 };
 
 struct RunSummary {
@@ -25,6 +26,7 @@ class ResultSink {
  public:
   virtual ~ResultSink() = default;
   virtual void begin(const RunHeader&) {}
+  virtual void run_started(std::size_t /*run*/, std::size_t /*runs*/) {}  // repeated sweeps, 0-based
   virtual void setting_started(const Setting&) {}
   virtual void case_finished(const CaseResult&) {}
   virtual void end(const RunSummary&) {}

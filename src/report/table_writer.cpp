@@ -41,7 +41,8 @@ void TableWriter::begin(const RunHeader& header) {
   placements_ = header.plan.options.placements;
   for (const auto& s : header.plan.settings) setting_descriptions_[s.name] = knobs_text(s);
   out_ << "# commtune sweep: backend " << header.backend << ", " << header.plan.nranks << " ranks, "
-       << header.plan.cases.size() << " cases\n";
+       << header.plan.cases.size() << " cases" << (header.runs > 1 ? " x " + std::to_string(header.runs) + " runs" : "")
+       << "\n";
   if (const auto labels = header.provenance.find("labels"); labels != header.provenance.end() && labels->is_array())
     for (const auto& label : *labels)
       if (label.is_string()) out_ << "# label: " << label.get<std::string>() << "\n";
@@ -55,6 +56,12 @@ void TableWriter::begin(const RunHeader& header) {
   if (show_nccl_tests_) out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
   if (!choice_settings_.empty())
     out_ << "# nccl-chose: the algorithm/protocol NCCL's cost table picked by itself, recorded by commtune's tuner plugin\n";
+}
+
+void TableWriter::run_started(std::size_t run, std::size_t runs) {
+  flush_row();
+  out_ << "#\n# run " << run + 1 << " of " << runs << "\n";
+  section_.reset();
 }
 
 void TableWriter::print_section_header(const CaseResult& first) {

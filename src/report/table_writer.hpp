@@ -20,6 +20,7 @@ class TableWriter : public ResultSink {
  public:
   explicit TableWriter(std::ostream& out) : out_(out) {}
   void begin(const RunHeader& header) override;
+  void run_started(std::size_t run, std::size_t runs) override;
   void case_finished(const CaseResult& result) override;
   void end(const RunSummary& summary) override;
 

@@ -55,6 +55,7 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   std::vector<double> micros;
   micros.reserve(seconds.size());
   for (double s : seconds) micros.push_back(s * 1e6);
+  r.samples_us = micros;
   r.time_us = summarize(std::move(micros));
   r.pipelined_us = pipelined_seconds * 1e6;
   r.algbw_gbps = algorithm_bandwidth_gbps(spec.bytes, r.time_us.median * 1e-6);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/types.hpp"
 #include "measure/sampler.hpp"
@@ -44,6 +45,12 @@ struct CaseResult {
   double busbw_gbps = 0;     // from the median
   std::int64_t wrong = -1;   // mismatching elements summed over ranks; -1: not checked
   std::optional<NcclChoice> nccl_choice;  // NCCL backend, default setting: what NCCL chose by itself
+  // A repeated sweep (--repeat N): each run's median (and nccl-tests figure), in run order;
+  // empty for a single run. time_us then summarises the samples of every run, pooled.
+  std::vector<double> run_medians_us;
+  std::vector<double> run_nccl_tests_us;
+  // The samples time_us summarises, in microseconds: kept in memory for pooling runs, never written.
+  std::vector<double> samples_us;
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

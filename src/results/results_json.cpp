@@ -21,18 +21,65 @@ namespace {
 void put_optional_figures(json& j, const CaseResult& r) {
   if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
   if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
+  if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
   j["nccl_tests_busbw_gbps"] = r.nccl_tests->busbw_gbps;
+  if (!r.run_nccl_tests_us.empty()) j["nccl_tests_run_us"] = r.run_nccl_tests_us;
+}
+
+}  // namespace
+
+namespace {
+
+constexpr double kMaxTimeUs = 1e10;              // ~2.8 hours per iteration: anything above is damage
+constexpr std::int64_t kMaxRanks = 1 << 24;
+constexpr double kSlack = 1e-9;                  // relative: the writer's own rounding
+
+bool at_most(double a, double b) { return a <= b + kSlack * std::abs(b); }
+
+// A list of per-run times: 1 to kMaxRepeat plausible times > 0.
+std::vector<double> run_times_at(const json& j, const char* key, const std::string& where) {
+  const std::string path = member_path(where, key);
+  const json& list = required_field(j, key, where);
+  if (!list.is_array() || list.empty() || list.size() > kMaxRepeat)
+    bad_value(path, "a list of 1 to " + std::to_string(kMaxRepeat) + " times in microseconds", list);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string item = path + "[" + std::to_string(i) + "]";
+    if (!list[i].is_number() || !(list[i].get<double>() > 0) || !(list[i].get<double>() <= kMaxTimeUs))
+      bad_value(item, "a time in microseconds > 0 and at most 1e10", list[i]);
+    out.push_back(list[i].get<double>());
+  }
+  return out;
+}
+
+// Each run's median is one of the pooled samples' medians: within the pooled [min, max].
+void read_run_medians(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("run_medians_us")) return;
+  r.run_medians_us = run_times_at(j, "run_medians_us", where);
+  for (std::size_t i = 0; i < r.run_medians_us.size(); ++i)
+    if (!at_most(r.time_us.min, r.run_medians_us[i]) || !at_most(r.run_medians_us[i], r.time_us.max))
+      throw InputError(member_path(where, "run_medians_us") + "[" + std::to_string(i) +
+                       "]: a run's median outside the pooled time_us [min, max]");
 }
 
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
-  if (!j.contains("nccl_tests_us")) return;
+  read_run_medians(j, where, r);
+  if (!j.contains("nccl_tests_us")) {
+    if (j.contains("nccl_tests_run_us")) throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
+    return;
+  }
   r.nccl_tests = LoopFigure{field_as<double>(j, "nccl_tests_us", where), field_as<double>(j, "nccl_tests_algbw_gbps", where),
                             field_as<double>(j, "nccl_tests_busbw_gbps", where)};
+  if (!j.contains("nccl_tests_run_us")) return;
+  r.run_nccl_tests_us = run_times_at(j, "nccl_tests_run_us", where);
+  if (r.run_nccl_tests_us.size() != r.run_medians_us.size())
+    throw InputError(member_path(where, "nccl_tests_run_us") + ": " + std::to_string(r.run_nccl_tests_us.size()) +
+                     " runs, but run_medians_us has " + std::to_string(r.run_medians_us.size()));
 }
 
 }  // namespace
@@ -72,17 +119,15 @@ json to_json(const SweepOptions& o) {
                 {"min_time", o.stopping.min_time_s},
                 {"max_time", o.stopping.max_time_s}};
   stopping["iterations"] = o.stopping.fixed_iterations ? json(*o.stopping.fixed_iterations) : json(nullptr);
-  return json{{"min_bytes", o.sizes.min_bytes}, {"max_bytes", o.sizes.max_bytes}, {"factor", o.sizes.factor},
+  json out{{"min_bytes", o.sizes.min_bytes}, {"max_bytes", o.sizes.max_bytes}, {"factor", o.sizes.factor},
               {"step_bytes", o.sizes.step_bytes}, {"collectives", collectives}, {"dtype", name_of(o.dtype)},
               {"op", name_of(o.op)}, {"root", o.root}, {"placements", placements}, {"check", o.check},
               {"sampling", stopping}};
+  if (o.repeat > 1) out["repeat"] = o.repeat;
+  return out;
 }
 
 namespace {
-
-constexpr double kMaxTimeUs = 1e10;              // ~2.8 hours per iteration: anything above is damage
-constexpr std::int64_t kMaxRanks = 1 << 24;
-constexpr double kSlack = 1e-9;                  // relative: the writer's own rounding
 
 double time_at(const json& j, const char* key, const std::string& where, double low) {
   const std::string path = member_path(where, key);
@@ -99,8 +144,6 @@ double non_negative_at(const json& j, const char* key, const std::string& where)
   if (!value.is_number() || !(value.get<double>() >= 0)) bad_value(member_path(where, key), "a number >= 0", value);
   return value.get<double>();
 }
-
-bool at_most(double a, double b) { return a <= b + kSlack * std::abs(b); }
 
 // Quantiles and the interval must be in order: min <= p5 <= median <= p95 <= max, ci_low <= median <= ci_high.
 void check_order(const SampleStats& s, const std::string& where) {

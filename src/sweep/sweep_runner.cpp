@@ -5,10 +5,19 @@
 namespace commtune {
 namespace {
 
-std::vector<const Case*> cases_of_setting(const Plan& plan, std::size_t setting_index) {
-  std::vector<const Case*> out;
-  for (const auto& c : plan.cases)
-    if (c.setting_index == setting_index) out.push_back(&c);
+// The plan's cases in order, cut where the setting changes: a planner's plan has one segment per
+// setting; a rotated run (--repeat) may visit its first setting twice, opening it afresh.
+struct Segment {
+  std::size_t setting_index = 0;
+  std::vector<const Case*> cases;
+};
+
+std::vector<Segment> setting_segments(const Plan& plan) {
+  std::vector<Segment> out;
+  for (const auto& c : plan.cases) {
+    if (out.empty() || out.back().setting_index != c.setting_index) out.push_back({c.setting_index, {}});
+    out.back().cases.push_back(&c);
+  }
   return out;
 }
 
@@ -49,10 +58,9 @@ CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& 
 }
 
 // Returns false when the sweep was interrupted.
-bool run_setting(const SweepRun& ctx, ResultSink& sink, std::size_t index, RunSummary& summary) {
-  const Setting& setting = ctx.plan.settings[index];
-  const std::vector<const Case*> cases = cases_of_setting(ctx.plan, index);
-  if (cases.empty()) return true;
+bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, RunSummary& summary) {
+  const Setting& setting = ctx.plan.settings[segment.setting_index];
+  const std::vector<const Case*>& cases = segment.cases;
   sink.setting_started(setting);
   std::optional<std::string> failure;
   std::unique_ptr<SettingSession> session = open_setting(ctx, setting, failure);
@@ -72,8 +80,10 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, std::size_t index, RunSu
 
 RunSummary run_sweep(const SweepRun& run, ResultSink& sink) {
   RunSummary summary;
-  for (std::size_t s = 0; s < run.plan.settings.size() && summary.complete; ++s)
-    summary.complete = run_setting(run, sink, s, summary);
+  for (const Segment& segment : setting_segments(run.plan)) {
+    summary.complete = run_setting(run, sink, segment, summary);
+    if (!summary.complete) break;
+  }
   return summary;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Runs a plan: each setting in turn, each of its cases, every rank in step. A setting that cannot
+// Runs a plan in its case order (each setting opened for its run of consecutive cases), every
+// rank in step. A setting that cannot
 // be applied or a case that fails is recorded with its reason (agreed by every rank) and the
 // sweep goes on. Stops early, cleanly, when any rank is interrupted.
 #include "report/result_sink.hpp"

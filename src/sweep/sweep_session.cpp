@@ -9,9 +9,11 @@
 #include "report/composite_sink.hpp"
 #include "report/json_results_writer.hpp"
 #include "report/progress_reporter.hpp"
+#include "report/run_pooling_sink.hpp"
 #include "report/table_writer.hpp"
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
+#include "sweep/repeat_order.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_tuning.hpp"
 
@@ -45,6 +47,34 @@ ResultsDocument swept_document(const Plan& plan, const std::string& backend, con
   doc.cases = std::move(cases);
   doc.complete = true;
   return doc;
+}
+
+// The sinks that keep cases (the results file, the tuning's collector): behind a pooling sink when
+// the plan runs several times, so each keeps one case per case, with every run's median.
+std::unique_ptr<ResultSink> keeping_sinks(std::size_t runs, std::unique_ptr<JsonResultsWriter> results,
+                                          std::vector<CaseResult>& swept) {
+  auto keep = std::make_unique<CompositeSink>();
+  keep->add(std::move(results));
+  keep->add(std::make_unique<CaseCollector>(swept));
+  if (runs < 2) return keep;
+  return std::make_unique<RunPoolingSink>(runs, std::move(keep));
+}
+
+// Every run of the plan, each in its rotated order; the counts add up over the runs.
+RunSummary run_every_repeat(const SweepRun& run, ResultSink& sink) {
+  const std::size_t runs = run.plan.options.repeat;
+  if (runs < 2) return run_sweep(run, sink);
+  RunSummary total;
+  for (std::size_t r = 0; r < runs && total.complete; ++r) {
+    sink.run_started(r, runs);
+    const Plan plan = rotated_plan(run.plan, r, runs);
+    const RunSummary one = run_sweep(run.with_plan(plan), sink);
+    total.measured += one.measured;
+    total.wrong_data += one.wrong_data;
+    total.failed += one.failed;
+    total.complete = one.complete;
+  }
+  return total;
 }
 
 }  // namespace
@@ -85,13 +115,12 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
     std::cerr << "commtune: " << report.banner << "\n";
     sink.add(std::make_unique<TableWriter>(std::cout));
     sink.add(std::make_unique<ProgressReporter>(std::cerr));
-    sink.add(std::move(results));
-    sink.add(std::make_unique<CaseCollector>(swept));
+    sink.add(keeping_sinks(plan.options.repeat, std::move(results), swept));
   }
-  sink.begin(RunHeader{plan, name, report.provenance});
+  sink.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
   InterruptWatch interrupt(report.stop_grace);
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
-  const RunSummary summary = run_sweep(run, sink);
+  const RunSummary summary = run_every_repeat(run, sink);
   sink.end(summary);
   if (control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
   tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);

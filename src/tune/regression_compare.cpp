@@ -2,94 +2,204 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
-#include <tuple>
+#include <set>
 
 #include "core/errors.hpp"
-#include "plan/sizes.hpp"
-#include "tune/comparison.hpp"
+#include "core/text_format.hpp"
 
 namespace commtune {
 namespace {
 
-using Key = std::tuple<std::string, Collective, std::uint64_t, Placement, DataType, ReduceOp, int>;
-
-Key key_of(const CaseResult& r) {
-  return {r.setting, r.spec.collective, r.spec.bytes, r.spec.placement, r.spec.dtype, r.spec.op, r.nranks};
+void check_options(const CompareOptions& o) {
+  if (!(o.threshold >= 0) || !std::isfinite(o.threshold)) throw InputError("--threshold must be a non-negative fraction");
+  if (!(o.run_noise >= 0) || !std::isfinite(o.run_noise)) throw InputError("--run-noise must be a non-negative fraction");
 }
 
-std::string describe(const Key& k) {
-  return std::get<0>(k) + " " + std::string(name_of(std::get<1>(k))) + " " + format_size(std::get<2>(k)) + " " +
-         std::string(name_of(std::get<3>(k))) + " (" + std::to_string(std::get<6>(k)) + " ranks)";
+void check_backends(const std::vector<const ResultsDocument*>& all) {
+  for (const ResultsDocument* d : all)
+    if (d->backend != all.front()->backend)
+      throw InputError("cannot compare a " + all.front()->backend + " run with a " + d->backend + " run");
 }
 
-std::map<Key, const CaseResult*> by_key(const ResultsDocument& doc) {
-  std::map<Key, const CaseResult*> out;
-  for (const auto& r : doc.cases) out[key_of(r)] = &r;
+void note_incomplete(const std::vector<const ResultsDocument*>& docs, const std::vector<std::string>& origins,
+                     const std::string& side, std::vector<std::string>& notes) {
+  for (std::size_t i = 0; i < docs.size(); ++i)
+    if (!docs[i]->complete)
+      notes.push_back(side + (docs.size() > 1 ? " " + origins[i] : std::string()) + " " + incomplete_note(*docs[i]));
+}
+
+CaseComparison start_case(const CompareKey& key) {
+  CaseComparison out;
+  out.setting = std::get<0>(key);
+  out.collective = std::get<1>(key);
+  out.bytes = std::get<2>(key);
+  out.placement = std::get<3>(key);
+  out.dtype = std::get<4>(key);
+  out.op = std::get<5>(key);
   return out;
 }
 
-Verdict measured_verdict(const Comparison& c, double threshold) {
-  if (std::abs(c.change) < threshold) return Verdict::Same;
-  if (c.disjoint_slower) return Verdict::Slower;
-  if (c.disjoint_faster) return Verdict::Faster;
-  return Verdict::Ambiguous;
-}
-
-CaseComparison compare_case(const CaseResult& base, const CaseResult& cur, double threshold) {
-  CaseComparison out{cur.setting, cur.spec.collective, cur.spec.bytes, cur.spec.placement, Verdict::Same,
-                     base.time_us, cur.time_us, 0, ""};
+CaseComparison compare_case(const CompareKey& key, const SideCase& base, const SideCase& cur, const RunRule& rule) {
+  CaseComparison out = start_case(key);
+  out.baseline = base.first;
+  out.current = cur.first;
   const bool base_ok = base.status == CaseStatus::Ok, cur_ok = cur.status == CaseStatus::Ok;
   if (base_ok && cur_ok) {
-    const Comparison c = compare_stats(base.time_us, cur.time_us);
-    out.change = c.change;
-    out.verdict = measured_verdict(c, threshold);
+    const RunJudgement j = judge_runs(base.runs, cur.runs, rule);
+    out.baseline_runs = base.runs.run_us;
+    out.current_runs = cur.runs.run_us;
+    out.verdict = j.verdict;
+    out.change = j.change;
+    out.change_low = j.change_low;
+    out.change_high = j.change_high;
+    out.widened = j.widened;
+    out.measured = true;
   } else if (base_ok) {
+    out.baseline_runs = base.runs.run_us;
     out.verdict = Verdict::Slower;
     out.note = "now " + std::string(name_of(cur.status)) + (cur.reason.empty() ? "" : ": " + cur.reason);
   } else {
+    out.current_runs = cur.runs.run_us;
     out.verdict = cur_ok ? Verdict::Ambiguous : Verdict::Same;
     out.note = "baseline " + std::string(name_of(base.status)) + (cur_ok ? "" : ", now " + std::string(name_of(cur.status)));
   }
   return out;
 }
 
-}  // namespace
+// A size series: one setting and collective (with its type and op), every size compared.
+using SeriesKey = std::tuple<std::string, Collective, DataType, ReduceOp>;
 
-std::string_view name_of(Verdict v) {
-  switch (v) {
-    case Verdict::Faster: return "FASTER";
-    case Verdict::Slower: return "SLOWER";
-    case Verdict::Same: return "SAME";
-    case Verdict::Ambiguous: return "AMBIGUOUS";
-  }
-  return "?";
+SeriesKey series_of(const CaseComparison& c) { return {c.setting, c.collective, c.dtype, c.op}; }
+
+std::map<SeriesKey, std::vector<std::uint64_t>> series_sizes(const std::vector<CaseComparison>& cases) {
+  std::map<SeriesKey, std::set<std::uint64_t>> sets;
+  for (const auto& c : cases) sets[series_of(c)].insert(c.bytes);
+  std::map<SeriesKey, std::vector<std::uint64_t>> out;
+  for (const auto& [key, sizes] : sets) out[key].assign(sizes.begin(), sizes.end());
+  return out;
 }
+
+bool size_has(const std::vector<CaseComparison>& cases, const SeriesKey& series, std::uint64_t bytes, Verdict v) {
+  return std::any_of(cases.begin(), cases.end(), [&](const CaseComparison& c) {
+    return c.verdict == v && c.bytes == bytes && series_of(c) == series;
+  });
+}
+
+// A measured verdict v at a size whose neighbours (in its series) have no v needs strong evidence.
+void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunRule& rule) {
+  const auto series = series_sizes(cases);
+  std::vector<CaseComparison*> demote;
+  for (auto& c : cases) {
+    if (c.verdict != v || !c.measured) continue;
+    const auto& sizes = series.at(series_of(c));
+    const auto at = std::find(sizes.begin(), sizes.end(), c.bytes) - sizes.begin();
+    const bool before = at > 0 && size_has(cases, series_of(c), sizes[at - 1], v);
+    const bool after = at + 1 < static_cast<std::ptrdiff_t>(sizes.size()) && size_has(cases, series_of(c), sizes[at + 1], v);
+    if (before || after) continue;
+    const RunJudgement j{c.verdict, c.change, c.change_low, c.change_high, c.widened};
+    if (!strong_evidence(j, rule.threshold)) demote.push_back(&c);
+  }
+  for (CaseComparison* c : demote) {
+    c->verdict = Verdict::Ambiguous;
+    c->note = printf_string("lone size: %s here only, and its change interval does not clear %.0fx the threshold",
+                            std::string(name_of(v)).c_str(), kLoneSizeFactor);
+  }
+}
+
+std::vector<SlowerRange> slower_ranges(const std::vector<CaseComparison>& cases) {
+  std::vector<SlowerRange> out;
+  for (const auto& [series, sizes] : series_sizes(cases)) {
+    std::optional<SlowerRange> open;
+    for (std::uint64_t bytes : sizes) {
+      std::size_t slow = 0;
+      for (const auto& c : cases) slow += c.verdict == Verdict::Slower && c.bytes == bytes && series_of(c) == series;
+      if (slow == 0) {
+        if (open) out.push_back(*open);
+        open.reset();
+        continue;
+      }
+      if (!open) open = SlowerRange{std::get<0>(series), std::get<1>(series), bytes, bytes, 0};
+      open->last_bytes = bytes;
+      open->cases += slow;
+    }
+    if (open) out.push_back(*open);
+  }
+  return out;
+}
+
+std::size_t fewest_runs(const std::vector<CaseComparison>& cases, bool baseline) {
+  std::size_t fewest = 0;
+  for (const auto& c : cases) {
+    if (!c.measured) continue;
+    const std::size_t n = (baseline ? c.baseline_runs : c.current_runs).size();
+    fewest = fewest == 0 ? n : std::min(fewest, n);
+  }
+  return fewest;
+}
+
+}  // namespace
 
 std::size_t CompareReport::count(Verdict v) const {
   return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == v; }));
 }
 
-CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, double threshold) {
-  if (!(threshold >= 0) || !std::isfinite(threshold)) throw InputError("--threshold must be a non-negative fraction");
-  if (baseline.backend != current.backend)
-    throw InputError("cannot compare a " + baseline.backend + " run with a " + current.backend + " run");
-  CompareReport report;
-  report.threshold = threshold;
-  report.provenance = provenance_differences(baseline.provenance, current.provenance);
-  if (!baseline.complete) report.notes.push_back("baseline " + incomplete_note(baseline));
-  if (!current.complete) report.notes.push_back("current " + incomplete_note(current));
-  const auto base = by_key(baseline), cur = by_key(current);
-  for (const auto& [key, r] : base) {
-    const auto it = cur.find(key);
-    if (it == cur.end()) report.only_in_baseline.push_back(describe(key));
-    else report.cases.push_back(compare_case(*r, *it->second, threshold));
+bool CompareReport::any_widened() const {
+  return std::any_of(cases.begin(), cases.end(), [](const auto& c) { return c.widened; });
+}
+
+const CaseComparison* CompareReport::worst_slower() const {
+  const CaseComparison* worst = nullptr;
+  for (const auto& c : cases) {
+    if (c.verdict != Verdict::Slower) continue;
+    const double change = c.measured ? c.change : std::numeric_limits<double>::infinity();
+    const double best = worst == nullptr ? -1 : (worst->measured ? worst->change : std::numeric_limits<double>::infinity());
+    if (worst == nullptr || change > best) worst = &c;
   }
-  for (const auto& [key, r] : cur)
-    if (!base.count(key)) report.only_in_current.push_back(describe(key));
+  return worst;
+}
+
+CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines, const std::vector<std::string>& baseline_origins,
+                              const std::vector<const ResultsDocument*>& currents, const std::vector<std::string>& current_origins,
+                              const CompareOptions& options) {
+  check_options(options);
+  if (baselines.empty() || currents.empty()) throw InputError("compare needs at least one baseline and one current results file");
+  std::vector<const ResultsDocument*> all = baselines;
+  all.insert(all.end(), currents.begin(), currents.end());
+  check_backends(all);
+  CompareReport report;
+  report.threshold = options.threshold;
+  report.run_noise = options.run_noise;
+  report.basis = time_basis(all);
+  report.baseline_files = baselines.size();
+  report.current_files = currents.size();
+  report.provenance = provenance_differences(baselines.front()->provenance, currents.front()->provenance);
+  note_incomplete(baselines, baseline_origins, "baseline", report.notes);
+  note_incomplete(currents, current_origins, "current", report.notes);
+  const Side base = gather_side(baselines, baseline_origins, report.basis);
+  const Side cur = gather_side(currents, current_origins, report.basis);
+  for (const auto* notes : {&base.notes, &cur.notes}) report.notes.insert(report.notes.end(), notes->begin(), notes->end());
+  const RunRule rule{options.threshold, options.run_noise};
+  for (const auto& [key, b] : base.cases) {
+    const auto it = cur.cases.find(key);
+    if (it == cur.cases.end()) report.only_in_baseline.push_back(describe(key));
+    else report.cases.push_back(compare_case(key, b, it->second, rule));
+  }
+  for (const auto& [key, c] : cur.cases)
+    if (!base.cases.count(key)) report.only_in_current.push_back(describe(key));
   if (report.cases.empty())
-    throw InputError("the two results files have no case in common (setting, collective, size, placement, ranks)");
+    throw InputError("the results files have no case in common (setting, collective, size, placement, type, op, ranks)");
+  demote_lone_sizes(report.cases, Verdict::Slower, rule);
+  demote_lone_sizes(report.cases, Verdict::Faster, rule);
+  report.slower_ranges = slower_ranges(report.cases);
+  report.baseline_runs = fewest_runs(report.cases, true);
+  report.current_runs = fewest_runs(report.cases, false);
   return report;
+}
+
+CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, const CompareOptions& options) {
+  return compare_results({&baseline}, {"baseline"}, {&current}, {"current"}, options);
 }
 
 }  // namespace commtune

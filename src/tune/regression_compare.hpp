@@ -1,42 +1,75 @@
 #pragma once
-// Baseline vs current, case by case (same setting, collective, size, placement, type, op, rank
-// count): FASTER / SLOWER when the median CIs are disjoint and the change is at least the
-// threshold; SAME when the change is under the threshold; AMBIGUOUS when the change is large
-// but the intervals overlap (too noisy to tell). A case that measured in the baseline but fails
-// or produces wrong data now is SLOWER. Different backends, or no case in common, is an
-// InputError (exit 2).
+// Baselines vs currents, case by case (same setting, collective, size, placement, type, op, rank
+// count), on the spread between runs (tune/run_verdict.hpp): each side is one or more results
+// files (commtune's, a repeated sweep's, nccl-tests' JSON), every run of every file one figure.
+// Then consistency over sizes: a SLOWER (or FASTER) size with no neighbouring size of the same
+// setting and collective alike keeps its verdict only on strong evidence, else it is AMBIGUOUS;
+// the SLOWER sizes are reported as ranges. A case that measured in the baseline but fails or
+// produces wrong data now is SLOWER. Different backends, or no case in common, is an InputError.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "results/results_document.hpp"
+#include "tune/case_runs.hpp"
 #include "tune/provenance_diff.hpp"
+#include "tune/run_verdict.hpp"
 
 namespace commtune {
-
-enum class Verdict { Faster, Slower, Same, Ambiguous };
-std::string_view name_of(Verdict v);
 
 struct CaseComparison {
   std::string setting;
   Collective collective = Collective::AllReduce;
   std::uint64_t bytes = 0;
   Placement placement = Placement::OutOfPlace;
+  DataType dtype = DataType::Float32;
+  ReduceOp op = ReduceOp::Sum;
   Verdict verdict = Verdict::Same;
-  SampleStats baseline, current;  // time_us of each side (empty when not measured)
-  double change = 0;              // (current - baseline) / baseline median
-  std::string note;               // status change, if any
+  SampleStats baseline, current;  // the first file's time_us of each side (empty: not measured, nccl-tests basis)
+  std::vector<double> baseline_runs, current_runs;  // the figures judged, one per run
+  double change = 0;              // median of current runs / median of baseline runs - 1
+  double change_low = 0, change_high = 0;  // its interval
+  bool widened = false;           // too few runs: judged with the default between-run noise
+  bool measured = false;          // both sides measured ok (else a status change, in the note)
+  std::string note;               // status change, lone size
+};
+
+// Neighbouring SLOWER sizes of one setting and collective (any placement), smallest to largest.
+struct SlowerRange {
+  std::string setting;
+  Collective collective = Collective::AllReduce;
+  std::uint64_t first_bytes = 0, last_bytes = 0;
+  std::size_t cases = 0;
+};
+
+struct CompareOptions {
+  double threshold = 0.05;
+  double run_noise = kDefaultRunNoise;
 };
 
 struct CompareReport {
   double threshold = 0.05;
-  std::vector<ProvenanceDifference> provenance;
+  double run_noise = kDefaultRunNoise;
+  TimeBasis basis = TimeBasis::Median;
+  std::size_t baseline_files = 1, current_files = 1;
+  std::size_t baseline_runs = 0, current_runs = 0;  // fewest runs any compared case has, per side
+  std::vector<ProvenanceDifference> provenance;     // first baseline vs first current
   std::vector<CaseComparison> cases;
+  std::vector<SlowerRange> slower_ranges;
   std::vector<std::string> only_in_baseline, only_in_current;
-  std::vector<std::string> notes;  // an interrupted sweep on either side (--allow-incomplete)
+  std::vector<std::string> notes;  // interrupted sweeps, widened verdicts, cases left out
   std::size_t count(Verdict v) const;
   bool regression() const { return count(Verdict::Slower) > 0; }
+  bool any_widened() const;
+  const CaseComparison* worst_slower() const;  // the SLOWER case with the largest change
 };
 
-CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, double threshold);
+// `origins` name the files in notes and messages; every document must be usable (cases, complete
+// or allowed). Throws InputError on a bad threshold or noise, mixed backends, no case in common.
+CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines, const std::vector<std::string>& baseline_origins,
+                              const std::vector<const ResultsDocument*>& currents, const std::vector<std::string>& current_origins,
+                              const CompareOptions& options);
+// One file each side.
+CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, const CompareOptions& options);
 
 }  // namespace commtune

@@ -8,6 +8,7 @@ Manifests hold one input per line, "NAME | NEEDLE | PAYLOAD" ('#' starts a comme
   mpi.txt              the same, run under mpirun -np 2 (--mpirun): the line comes from rank 0 only
   configs.txt          PAYLOAD: the config file's text, or @GENERATOR; run by `sweep --config`
   results.txt          PAYLOAD: edits of base/results.json; run by tune, export and compare (both sides)
+  nccl_tests.txt       PAYLOAD: edits of base/nccl-tests.json (nccl-tests' -J output); run by compare (both sides)
   recommendations.txt  PAYLOAD: edits of base/recommendation.json; run by export
 For file inputs the message must also hold the file's path. Edits, joined by " ;; ":
   set PATH = JSON   (JSON may be raw:TEXT, written as is: raw:1e400)
@@ -129,8 +130,9 @@ def apply_edits(base_text, payload):
 def materialize(inputs):
     """Writes every file input under `inputs`; returns {kind: [(name, needle, path)]}."""
     out = {}
-    bases = {"results": os.path.join(BASE, "results.json"), "recommendations": os.path.join(BASE, "recommendation.json")}
-    for kind in ("configs", "results", "recommendations"):
+    bases = {"results": os.path.join(BASE, "results.json"), "recommendations": os.path.join(BASE, "recommendation.json"),
+             "nccl_tests": os.path.join(BASE, "nccl-tests.json")}
+    for kind in ("configs", "results", "recommendations", "nccl_tests"):
         os.makedirs(os.path.join(inputs, kind), exist_ok=True)
         out[kind] = []
         for name, needle, payload in read_manifest(kind + ".txt"):
@@ -223,6 +225,10 @@ def jobs_for(runner, files, cli_manifest):
                 ["compare", path, base_results, "--out", "compare.md"],
                 ["compare", base_results, path, "--format", "json", "--out", "compare.json"]]
         jobs += [(f"results:{name}:{args[0]}", args, [needle, path]) for args in runs]
+    for name, needle, path in files["nccl_tests"]:
+        runs = [["compare", path, base_results, "--out", "compare.md"],
+                ["compare", "--baseline", base_results, "--current", path, "--format", "json", "--out", "compare.json"]]
+        jobs += [(f"nccl_tests:{name}:{i}", args, [needle, path]) for i, args in enumerate(runs)]
     for name, needle, path in files["recommendations"]:
         runs = [["export", path, "--format", "shell", "--out", "env.sh"],
                 ["export", path, "--format", "all", "--out-dir", "exported"]]

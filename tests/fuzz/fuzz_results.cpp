@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ResultsDocument doc = results_from_json(parse_json_text(fuzz::as_text(data, size), "fuzz.json"), "fuzz.json");
     require_usable_results(doc, "fuzz.json", true);
     fuzz::render_everything(tune(doc, TuneOptions{}));
-    compare_results(doc, doc, 0.05);
+    compare_results(doc, doc, CompareOptions{0.05});
   });
   return 0;
 }

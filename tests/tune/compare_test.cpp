@@ -43,12 +43,28 @@ const CaseComparison& find(const CompareReport& report, Collective c, std::uint6
   throw std::runtime_error("missing");
 }
 
-TEST(Compare, VerdictsFollowIntervalsAndThreshold) {
+TEST(Compare, SingleRunsAreWidenedByTheDefaultNoise) {
+  // One run a side: +30% lies inside the default between-run noise, so it is AMBIGUOUS, not SLOWER;
+  // a case that fails now is SLOWER all the same.
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
-  const CompareReport report = compare_results(base, current_run(base), 0.05);
-  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Slower);
+  const CompareReport report = compare_results(base, current_run(base), CompareOptions{0.05});
+  EXPECT_TRUE(report.any_widened());
+  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Ambiguous);
   EXPECT_NEAR(find(report, Collective::AllReduce, 4194304).change, 0.3, 1e-9);
-  EXPECT_EQ(find(report, Collective::AllGather, 65536).verdict, Verdict::Faster);
+  EXPECT_EQ(find(report, Collective::AllGather, 1024).verdict, Verdict::Slower);
+  EXPECT_EQ(report.count(Verdict::Slower), 1u);
+  EXPECT_EQ(find(report, Collective::AllReduce, 1024).verdict, Verdict::Same);
+}
+
+TEST(Compare, VerdictsFollowIntervalsThresholdAndTheLoneSizeRule) {
+  // Without the default noise (--run-noise 0) the within-run intervals decide, as before; a lone
+  // size keeps SLOWER (or FASTER) only when its interval clears 3x the threshold.
+  const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  const CompareReport report = compare_results(base, current_run(base), CompareOptions{0.05, 0});
+  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Slower);  // +30%, interval from +28.7%
+  EXPECT_NEAR(find(report, Collective::AllReduce, 4194304).change, 0.3, 1e-9);
+  EXPECT_EQ(find(report, Collective::AllGather, 65536).verdict, Verdict::Ambiguous);  // -10%, lone
+  EXPECT_NE(find(report, Collective::AllGather, 65536).note.find("lone size"), std::string::npos);
   EXPECT_EQ(find(report, Collective::AllGather, 1024).verdict, Verdict::Slower);
   EXPECT_EQ(find(report, Collective::AllReduce, 1024).verdict, Verdict::Same);
   EXPECT_TRUE(report.regression());
@@ -58,7 +74,7 @@ TEST(Compare, VerdictsFollowIntervalsAndThreshold) {
 
 TEST(Compare, ARunAgainstItselfIsAllSame) {
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
-  const CompareReport report = compare_results(base, base, 0.05);
+  const CompareReport report = compare_results(base, base, CompareOptions{0.05});
   EXPECT_FALSE(report.regression());
   EXPECT_EQ(report.count(Verdict::Same), report.cases.size());
   EXPECT_TRUE(report.provenance.empty());
@@ -67,10 +83,10 @@ TEST(Compare, ARunAgainstItselfIsAllSame) {
 TEST(Compare, IncompatibleRunsAreAnInputError) {
   const ResultsDocument nccl = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   const ResultsDocument mpi = load_results(source_path("tests/fixtures/mpi-results-algorithms.json"));
-  EXPECT_THROW(compare_results(nccl, mpi, 0.05), InputError);
+  EXPECT_THROW(compare_results(nccl, mpi, CompareOptions{0.05}), InputError);
   ResultsDocument other_ranks = nccl;
   for (auto& r : other_ranks.cases) r.nranks = 8;
-  EXPECT_THROW(compare_results(nccl, other_ranks, 0.05), InputError);
+  EXPECT_THROW(compare_results(nccl, other_ranks, CompareOptions{0.05}), InputError);
 }
 
 TEST(Compare, GoldenMarkdownAndJson) {
@@ -79,7 +95,7 @@ TEST(Compare, GoldenMarkdownAndJson) {
   const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
   std::erase_if(small.cases, [&](const CaseResult& r) { return !keep(r); });
   std::erase_if(small_current.cases, [&](const CaseResult& r) { return !keep(r); });
-  const CompareReport report = compare_results(small, small_current, 0.05);
+  const CompareReport report = compare_results(small, small_current, CompareOptions{0.05, 0});
   std::ostringstream md, js;
   write_compare_markdown(report, md);
   write_compare_json(report, js);

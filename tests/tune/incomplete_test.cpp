@@ -56,7 +56,7 @@ TEST(Incomplete, ACompleteSweepCarriesNoNote) {
 TEST(Incomplete, TheCompareReportSaysWhichSide) {
   ResultsDocument complete = interrupted();
   complete.complete = true;
-  const CompareReport report = compare_results(complete, interrupted(), 0.05);
+  const CompareReport report = compare_results(complete, interrupted(), CompareOptions{0.05});
   ASSERT_EQ(report.notes.size(), 1u);
   EXPECT_EQ(report.notes[0].rfind("current from an interrupted sweep", 0), 0u);
   std::ostringstream markdown, json;

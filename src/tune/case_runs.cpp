@@ -1,0 +1,76 @@
+#include "tune/case_runs.hpp"
+
+#include "core/collective_traits.hpp"
+#include "plan/sizes.hpp"
+#include "results/results_input.hpp"
+
+namespace commtune {
+namespace {
+
+// The run figures a measured case offers on `basis`; empty when it has none there.
+std::vector<double> run_figures(const CaseResult& r, TimeBasis basis) {
+  if (basis == TimeBasis::Median) return r.run_medians_us.empty() ? std::vector<double>{r.time_us.median} : r.run_medians_us;
+  if (!r.run_nccl_tests_us.empty()) return r.run_nccl_tests_us;
+  if (r.nccl_tests) return {r.nccl_tests->time_us};
+  return {};
+}
+
+void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_file) {
+  if (side.status != CaseStatus::Ok) return;
+  if (r.status != CaseStatus::Ok) {
+    side.status = r.status;
+    side.reason = r.reason;
+    side.runs = {};
+    return;
+  }
+  const std::vector<double> figures = run_figures(r, basis);
+  side.runs.run_us.insert(side.runs.run_us.end(), figures.begin(), figures.end());
+  if (first_file && basis == TimeBasis::Median) side.first = r.time_us;
+  const bool one_run = side.runs.run_us.size() == 1 && basis == TimeBasis::Median;
+  side.runs.ci_low = one_run ? r.time_us.median_ci_low : 0;
+  side.runs.ci_high = one_run ? r.time_us.median_ci_high : 0;
+}
+
+}  // namespace
+
+std::string_view name_of(TimeBasis basis) {
+  return basis == TimeBasis::Median ? "median per-iteration time (max over ranks)"
+                                    : "nccl-tests' time (timed-loop time / iterations, mean over ranks)";
+}
+
+CompareKey compare_key(const CaseResult& r) {
+  const ReduceOp op = traits_of(r.spec.collective).reduces ? r.spec.op : ReduceOp::Sum;
+  return {r.setting, r.spec.collective, r.spec.bytes, r.spec.placement, r.spec.dtype, op, r.nranks};
+}
+
+std::string describe(const CompareKey& k) {
+  return std::get<0>(k) + " " + std::string(name_of(std::get<1>(k))) + " " + format_size(std::get<2>(k)) + " " +
+         std::string(name_of(std::get<3>(k))) + " (" + std::to_string(std::get<6>(k)) + " ranks)";
+}
+
+TimeBasis time_basis(const std::vector<const ResultsDocument*>& documents) {
+  for (const ResultsDocument* d : documents)
+    if (from_nccl_tests(*d)) return TimeBasis::NcclTests;
+  return TimeBasis::Median;
+}
+
+Side gather_side(const std::vector<const ResultsDocument*>& documents, const std::vector<std::string>& origins,
+                 TimeBasis basis) {
+  Side side;
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    std::size_t left_out = 0;
+    for (const CaseResult& r : documents[i]->cases) {
+      if (r.status == CaseStatus::Ok && run_figures(r, basis).empty()) {
+        ++left_out;
+        continue;
+      }
+      add_case(side.cases[compare_key(r)], r, basis, i == 0);
+    }
+    if (left_out > 0)
+      side.notes.push_back(origins[i] + ": " + std::to_string(left_out) +
+                           " case(s) without nccl-tests' time (nccl_tests_us) left out");
+  }
+  return side;
+}
+
+}  // namespace commtune
