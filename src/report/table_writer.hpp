@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ceiling/ceiling.hpp"
 #include "report/result_sink.hpp"
 
 namespace commtune {
@@ -37,6 +38,7 @@ class TableWriter : public ResultSink {
   std::optional<RowKey> row_key_;
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
+  std::optional<Ceiling> ceiling_;  // an eff% column per half and a verdict: the run has a ceiling
   bool show_nccl_tests_ = false;  // an nt-time column per half: the NCCL backend measures it
   std::int64_t wrong_total_ = 0;
   struct Peak {
