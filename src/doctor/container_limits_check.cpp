@@ -45,9 +45,10 @@ void check_shm(const SystemTree& tree, std::vector<Finding>& out) {
   }
 }
 
-void check_memlock(const SystemFacts& facts, std::vector<Finding>& out) {
+// RDMA needs locked memory; without RDMA ports a small limit is only worth knowing.
+void check_memlock(const SystemFacts& facts, bool rdma, std::vector<Finding>& out) {
   if (!facts.memlock_bytes || *facts.memlock_bytes >= 64 * kGiB) return;
-  out.push_back(Finding{"memlock-limited", Severity::Warning, "memlock limit",
+  out.push_back(Finding{"memlock-limited", rdma ? Severity::Warning : Severity::Info, "memlock limit",
                         "RLIMIT_MEMLOCK is " + std::to_string(*facts.memlock_bytes >> 10) + " KiB",
                         "raise it to unlimited (docker --ulimit memlock=-1, limits.conf `* - memlock unlimited`, "
                         "Slurm PropagateResourceLimits); RDMA registration of NCCL's buffers fails under a small limit"});
@@ -58,7 +59,7 @@ void check_memlock(const SystemFacts& facts, std::vector<Finding>& out) {
 std::vector<Finding> check_container_limits(const SystemTree& tree, const SystemFacts& facts) {
   std::vector<Finding> out;
   check_shm(tree, out);
-  check_memlock(facts, out);
+  check_memlock(facts, !read_rdma_ports(tree).empty(), out);
   return out;
 }
 
