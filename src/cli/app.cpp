@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/compare_command.hpp"
+#include "cli/doctor_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/info_command.hpp"
 #include "cli/sweep_command.hpp"
@@ -53,6 +54,8 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
   add_export_command(app, export_options);
   CompareCommandOptions compare;
   add_compare_command(app, compare);
+  DoctorCommandOptions doctor;
+  add_doctor_command(app, doctor);
   WorkerCommandOptions worker;
   add_worker_command(app, worker);
   // Under a launcher every rank runs this; only one should print a usage error.
@@ -74,6 +77,7 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     if (app.got_subcommand("tune")) return run_tune_command(tune);
     if (app.got_subcommand("export")) return run_export_command(export_options);
     if (app.got_subcommand("compare")) return run_compare_command(compare);
+    if (app.got_subcommand("doctor")) return run_doctor_command(doctor, argc, argv);
     if (app.got_subcommand("worker")) return run_worker_command(worker, wiring.worker_engine);
   } catch (const ReportedError& e) {
     return e.exit_code();

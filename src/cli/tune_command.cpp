@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "report/recommendation_file.hpp"
+#include "report/efficiency_summary.hpp"
 #include "report/tune_summary_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation_json.hpp"
@@ -27,6 +28,7 @@ int run_tune_command(const TuneCommandOptions& o) {
   require_usable_results(results, o.results_path, o.allow_incomplete);
   const Recommendation rec = tune(results, options);
   write_tune_summary(rec, std::cout);
+  write_efficiency_summary(results, std::cout);
   if (!o.out_path.empty()) {
     write_recommendation_file(o.out_path, to_json(rec), OutputPolicy{o.force, {o.results_path}});
     std::cerr << "commtune: recommendation written to " << o.out_path << "\n";

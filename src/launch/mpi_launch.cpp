@@ -4,6 +4,7 @@
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
+#include "launch/job_ceiling.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
@@ -11,6 +12,7 @@ namespace commtune {
 int run_mpi_sweep(const SweepLaunch& launch) {
   int argc = launch.argc;
   char** argv = launch.argv;
+  const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init: the peers wait quietly
   MpiEnvironment environment(argc, argv);
   return report_input_errors(environment, [&] {
     MpiControlPlane control;
@@ -21,6 +23,9 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
     provenance["layout"] = rank_layout(control);
+    PathFacts path;
+    path.backend = "mpi";
+    if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
     const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
     return run_sweep_session(plan, backend, control, SweepReport{launch.out_path, provenance, banner});
   });

@@ -16,6 +16,7 @@
 #include "host/launcher.hpp"
 #include "host/tuner_plugin_location.hpp"
 #include "host/provenance.hpp"
+#include "launch/job_ceiling.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
@@ -27,6 +28,9 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   facts["nccl"] = nccl;
   facts["nccl"]["nccl_choice"] = record.provenance();
   facts["layout"] = rank_layout(control);
+  const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
+  if (const auto ceiling = job_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
+    facts["ceiling"] = to_json(*ceiling);
   if (launch.nccl.emulate_nodes)
     facts["labels"].push_back("emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path");
   return facts;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "report/run_ceiling.hpp"
 #include "core/message_text.hpp"
 #include "results/results_json.hpp"
 
@@ -73,6 +74,7 @@ std::string closing(bool complete) {
 }  // namespace
 
 void JsonResultsWriter::begin(const RunHeader& header) {
+  ceiling_ = ceiling_of(header.provenance);
   nlohmann::json head{{"schema_version", kResultsSchemaVersion},
                       {"backend", header.backend},
                       {"provenance", header.provenance},
@@ -99,7 +101,9 @@ void JsonResultsWriter::write_at_end_of_cases(const std::string& cases_part, boo
 }
 
 void JsonResultsWriter::case_finished(const CaseResult& result) {
-  const std::string entry = (first_case_ ? "\n    " : ",\n    ") + to_json(result).dump();
+  nlohmann::json j = to_json(result);
+  if (ceiling_ && result.measured()) j["efficiency"] = efficiency(result.busbw_gbps, *ceiling_);
+  const std::string entry = (first_case_ ? "\n    " : ",\n    ") + j.dump();
   first_case_ = false;
   write_at_end_of_cases(entry, false);
 }

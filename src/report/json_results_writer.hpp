@@ -3,8 +3,10 @@
 // written together with the closing brackets in one write at the end of the previous case, so
 // Ctrl-C or a crash leaves every finished case readable. Never overwrites an existing file.
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "ceiling/ceiling.hpp"
 #include "report/result_sink.hpp"
 
 namespace commtune {
@@ -30,6 +32,7 @@ class JsonResultsWriter : public ResultSink {
   void end(const RunSummary& summary) override;
 
  private:
+  std::optional<Ceiling> ceiling_;  // each measured case gets its efficiency against it
   void write_at_end_of_cases(const std::string& cases_part, bool complete);
 
   std::string path_;

@@ -1,10 +1,12 @@
 #include "report/table_writer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/text_format.hpp"
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
+#include "report/run_ceiling.hpp"
 
 namespace commtune {
 namespace {
@@ -53,6 +55,10 @@ void TableWriter::begin(const RunHeader& header) {
   if (show_nccl_tests_)
     for (const auto& s : header.plan.settings)
       if (s.is_default()) choice_settings_.insert(s.name);
+  ceiling_ = ceiling_of(header.provenance);
+  if (ceiling_)
+    out_ << "# eff%: busbw / ceiling; ceiling " << printf_string("%.1f GB/s", ceiling_->gbps) << ": " << ceiling_->path << " ("
+         << ceiling_->basis << ")\n";
   if (show_nccl_tests_) out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
   if (!choice_settings_.empty())
     out_ << "# nccl-chose: the algorithm/protocol NCCL's cost table picked by itself, recorded by commtune's tuner plugin\n";
@@ -77,7 +83,12 @@ void TableWriter::print_section_header(const CaseResult& first) {
       titles += printf_string("  %9s", "nt-time");
       units += printf_string("  %9s", "(us)");
     }
-    groups += printf_string(show_nccl_tests_ ? "  %-53s" : "  %-42s", std::string(name_of(p)).c_str());
+    if (ceiling_) {
+      titles += printf_string("  %6s", "eff%");
+      units += printf_string("  %6s", "");
+    }
+    const int width = 42 + (show_nccl_tests_ ? 11 : 0) + (ceiling_ ? 8 : 0);
+    groups += printf_string("  %-*s", width, std::string(name_of(p)).c_str());
   }
   show_choice_ = choice_settings_.count(first.setting) > 0;
   said_unrecorded_.clear();
@@ -105,6 +116,8 @@ void TableWriter::flush_row() {
       if (r.spec.placement == p) match = &r;
     line += format_half(match);
     if (show_nccl_tests_) line += format_nccl_tests(match);
+    if (ceiling_)
+      line += match && match->measured() ? printf_string("  %6.1f", efficiency(match->busbw_gbps, *ceiling_) * 100) : printf_string("  %6s", "--");
     if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
   }
   if (show_choice_) line += "  " + choice_cell(notes);
@@ -158,6 +171,10 @@ void TableWriter::end(const RunSummary& summary) {
   for (const auto& p : peaks_)
     out_ << "# peak busbw " << printf_string("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
          << printf_string("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
+  if (ceiling_ && !peaks_.empty()) {
+    const auto best = std::max_element(peaks_.begin(), peaks_.end(), [](const Peak& a, const Peak& b) { return a.busbw < b.busbw; });
+    out_ << "# efficiency: " << best->setting << " " << name_of(best->collective) << " peak " << efficiency_verdict(best->busbw, *ceiling_) << "\n";
+  }
   out_ << "# cases: " << summary.measured << " measured, " << summary.wrong_data << " with wrong data, "
        << summary.failed << " failed" << (summary.complete ? "" : " (interrupted)") << "\n";
   out_.flush();

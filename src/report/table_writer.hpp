@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ceiling/ceiling.hpp"
 #include "report/result_sink.hpp"
 
 namespace commtune {
@@ -42,6 +43,7 @@ class TableWriter : public ResultSink {
   std::optional<RowKey> row_key_;
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
+  std::optional<Ceiling> ceiling_;  // an eff% column per half and a verdict: the run has a ceiling
   bool show_nccl_tests_ = false;  // an nt-time column per half: the NCCL backend measures it
   std::set<std::string> choice_settings_;  // NCCL settings that force nothing: a nccl-chose column
   bool show_choice_ = false;               // in the current section

@@ -1,9 +1,13 @@
 #include "results/results_document.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
+#include "ceiling/ceiling.hpp"
 #include "core/errors.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
@@ -34,12 +38,27 @@ void check_provenance(const json& p, const std::string& where) {
     throw InputError(member_path(where, "tool") + ": not written by commtune");
   if (p.contains("labels")) check_strings(p["labels"], member_path(where, "labels"));
   if (p.contains("argv")) check_strings(p["argv"], member_path(where, "argv"));
+  if (p.contains("ceiling")) ceiling_from_json(p["ceiling"], member_path(where, "ceiling"));
   if (!p.contains("layout")) return;
   const json& layout = p["layout"];
   const std::string at = member_path(where, "layout");
   if (!layout.is_object()) bad_value(at, "an object", layout);
   for (const char* key : {"nranks", "nhosts"})
     if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxCount);
+}
+
+// A case's efficiency is busbw / the run's ceiling: only with a ceiling, only on a measured case,
+// and equal to what the case's own busbw gives.
+void check_efficiency(const json& j, const CaseResult& r, const std::optional<Ceiling>& ceiling, const std::string& where) {
+  if (!j.contains("efficiency")) return;
+  const std::string path = member_path(where, "efficiency");
+  if (!ceiling) throw InputError(path + ": a case has an efficiency only when provenance.ceiling exists");
+  if (!r.measured()) throw InputError(path + ": a case that did not measure has no efficiency");
+  const double e = number_in(j["efficiency"], path, 0, 100);
+  const double expected = efficiency(r.busbw_gbps, *ceiling);
+  if (std::abs(e - expected) > 1e-6 * std::max(1.0, expected))
+    throw InputError(path + ": " + describe_json(j["efficiency"]) + " is not busbw_gbps / provenance.ceiling.gbps (" +
+                     nlohmann::json(expected).dump() + ")");
 }
 
 std::string schema_at(const json& document, const std::string& origin) {
@@ -118,9 +137,12 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
   const json& cases = document["cases"];
   if (!cases.is_array()) bad_value(origin + ": cases", "a list of cases", cases);
   CaseChecks checks(doc.settings);
+  const std::optional<Ceiling> ceiling =
+      doc.provenance.contains("ceiling") ? std::optional(ceiling_from_json(doc.provenance["ceiling"], "provenance.ceiling")) : std::nullopt;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string where = origin + ": cases[" + std::to_string(i) + "]";
     doc.cases.push_back(case_from_json(cases[i], where));
+    check_efficiency(cases[i], doc.cases.back(), ceiling, where);
     checks.check(doc.cases.back(), i, where);
     if (doc.cases.back().nccl_choice && doc.backend != "nccl")
       throw InputError(member_path(where, "nccl_choice") + ": only an NCCL results file records what NCCL chose");

@@ -7,6 +7,7 @@
 #include "report/recommendation_file.hpp"
 #include "report/tune_summary_writer.hpp"
 #include "results/results_json.hpp"
+#include "report/efficiency_summary.hpp"
 #include "sweep/confirm_round.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/tuner.hpp"
@@ -19,9 +20,11 @@ std::string recommendation_path(const std::string& results_path) {
   return unused_path((p.parent_path() / (p.stem().string() + ".tune.json")).string());
 }
 
-void publish(const std::string& results_path, const Recommendation& rec, const std::optional<ResultsDocument>& confirmation) {
+void publish(const std::string& results_path, const ResultsDocument& swept, const Recommendation& rec,
+             const std::optional<ResultsDocument>& confirmation) {
   std::cout << "#\n";
   write_tune_summary(rec, std::cout);
+  write_efficiency_summary(swept, std::cout);
   nlohmann::json doc = to_json(rec);
   doc["confirmation_cases"] = nlohmann::json::array();
   if (confirmation)
@@ -47,7 +50,7 @@ void tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const s
   if (!root) return;
   const ResultsDocument empty_confirmation{kResultsSchemaVersion, swept.backend, {}, {}, run.plan.settings, {}, true};
   // Without finalists nothing can win, so an empty confirmation keeps that verdict explicit.
-  publish(results_path, tune(swept, options, confirmation ? &*confirmation : &empty_confirmation), confirmation);
+  publish(results_path, swept, tune(swept, options, confirmation ? &*confirmation : &empty_confirmation), confirmation);
 }
 
 }  // namespace commtune

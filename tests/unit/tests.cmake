@@ -16,3 +16,11 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep_runner_test.cpp
 )
+
+# The doctor: system checks on recorded trees, ceilings, the pairwise schedule, measured findings.
+commtune_unit_test(doctor_unit_tests
+  ${CMAKE_CURRENT_LIST_DIR}/doctor_checks_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ceiling_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/efficiency_writers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pairwise_findings_test.cpp
+)

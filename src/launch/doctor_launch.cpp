@@ -1,0 +1,165 @@
+#include "launch/doctor_launch.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "backend/mpi/mpi_backend.hpp"
+#include "backend/mpi/mpi_control_variables.hpp"
+#include "control/mpi_control_plane.hpp"
+#include "doctor/live_facts.hpp"
+#include "doctor/measured_findings.hpp"
+#include "host/host_facts.hpp"
+#include "launch/job_ceiling.hpp"
+#include "pairwise/mpi_pairwise.hpp"
+#include "report/case_collector.hpp"
+#include "report/composite_sink.hpp"
+#include "report/output_file.hpp"
+#include "report/table_writer.hpp"
+#include "sweep/interrupt.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_session.hpp"
+
+extern char** environ;
+
+namespace commtune {
+namespace {
+
+int ranks_on_this_node(MPI_Comm world, bool& first_on_node) {
+  MPI_Comm local;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int size = 1, rank = 0;
+  MPI_Comm_size(local, &size);
+  MPI_Comm_rank(local, &rank);
+  MPI_Comm_free(&local);
+  first_on_node = rank == 0;
+  return size;
+}
+
+std::optional<bool> mpi_yield_when_idle() {
+  try {
+    const auto variable = find_control_variable("mpi_yield_when_idle");
+    if (!variable) return std::nullopt;
+    return read_control_variable(*variable) != 0;
+  } catch (const Error&) {
+    return std::nullopt;  // a type this reader does not handle: the environment decides
+  }
+}
+
+// The first rank of each node checks its node; rank 0 gets every node's findings, each subject
+// prefixed with its host when there are several.
+std::vector<Finding> system_findings(ControlPlane& control, MPI_Comm world, const std::string& root) {
+  bool first = false;
+  const int local = ranks_on_this_node(world, first);
+  nlohmann::json mine{{"host", host_name()}, {"findings", nlohmann::json::array()}};
+  if (first) {
+    try {
+      SystemFacts facts = live_system_facts(environ, local);
+      facts.mpi_yield_when_idle = mpi_yield_when_idle();
+      mine["findings"] = to_json(run_system_checks(SystemTree(root), facts));
+    } catch (const std::exception& e) {  // recorded; the other ranks wait in the gather below
+      mine["findings"] = to_json(std::vector<Finding>{
+          Finding{"check-failed", Severity::Warning, "system checks", e.what(), "report this as a commtune bug"}});
+    }
+  }
+  const auto all = control.gather_to_root(mine.dump());
+  std::vector<Finding> out;
+  std::vector<nlohmann::json> nodes;
+  for (const auto& text : all)
+    if (auto j = nlohmann::json::parse(text); !j["findings"].empty()) nodes.push_back(std::move(j));
+  for (const auto& node : nodes)
+    for (const auto& f : node["findings"]) {
+      const Severity severity = f["severity"] == "critical" ? Severity::Critical : f["severity"] == "warning" ? Severity::Warning : Severity::Info;
+      const std::string subject = f["subject"].get<std::string>();
+      out.push_back(Finding{f["id"], severity, nodes.size() > 1 ? node["host"].get<std::string>() + ": " + subject : subject,
+                            f["evidence"], f["action"]});
+    }
+  return out;
+}
+
+SweepConfig doctor_sweep(bool quick) {
+  SweepConfig config;
+  config.name = "doctor";
+  config.options.backend = "mpi";
+  config.options.sizes = SizeRange{8, quick ? 64u << 10 : 1u << 20, 8.0, 0};
+  config.options.collectives = {Collective::AllReduce};
+  config.options.placements = {Placement::OutOfPlace};
+  config.options.stopping.max_time_s = quick ? 0.05 : 0.2;
+  config.options.stopping.min_time_s = 0.01;
+  config.settings = {Setting{kDefaultSettingName, "nothing forced", {}, {}}};
+  return config;
+}
+
+void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
+  out << "#\n# findings, most severe first (" << findings.size() << ")\n";
+  if (findings.empty()) out << "  none: healthy\n";
+  for (const auto& f : findings)
+    out << "  [" << name_of(f.severity) << "] " << f.id << " " << f.subject << "\n      evidence: " << f.evidence
+        << "\n      do: " << f.action << "\n";
+}
+
+int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, const std::optional<HostCopyBandwidth>& copy) {
+  MpiControlPlane control;
+  const bool root = control.rank() == 0;
+  std::optional<std::string> refused;  // rank 0's, so that every rank leaves together
+  try {
+    if (root && !launch.json_path.empty()) check_output_path(launch.json_path, OutputPolicy{});
+  } catch (const InputError& e) {
+    refused = e.what();
+  }
+  if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
+  std::vector<Finding> findings = system_findings(control, MPI_COMM_WORLD, launch.system_root);
+  PathFacts path;
+  path.backend = "mpi";
+  const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
+  PairwiseOptions pairwise;
+  if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
+  const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, pairwise);
+  MpiBackend backend(environment, control.comm());
+  const SweepConfig config = doctor_sweep(launch.quick);
+  const Plan plan = plan_sweep(config, backend.limits());
+  nlohmann::json provenance{{"tool", "commtune"}};
+  if (ceiling) provenance["ceiling"] = to_json(*ceiling);
+  std::vector<CaseResult> cases;
+  CompositeSink sink;
+  if (root) {
+    if (map) write_matrix(*map, std::cout);
+    sink.add(std::make_unique<CaseCollector>(cases));
+    sink.add(std::make_unique<TableWriter>(std::cout));
+  }
+  sink.begin(RunHeader{plan, "mpi", provenance});
+  InterruptWatch interrupt(std::chrono::seconds(60));
+  sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
+  int code = 0;
+  if (root) {
+    if (map) {
+      for (auto more : {find_slow_nodes(*map), find_bad_pairs(*map), find_links_below_ceiling(*map, ceiling)})
+        findings.insert(findings.end(), more.begin(), more.end());
+    }
+    double peak = 0;
+    for (const auto& c : cases) peak = c.measured() ? std::max(peak, c.busbw_gbps) : peak;
+    if (ceiling && peak > 0) findings.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
+    rank_findings(findings);
+    print_findings(findings, std::cout);
+    if (!launch.json_path.empty()) {
+      nlohmann::json doc{{"tool", "commtune doctor"}, {"findings", to_json(findings)}, {"healthy", !needs_attention(findings)}};
+      if (ceiling) doc["ceiling"] = to_json(*ceiling);
+      if (map) doc["pairwise"] = to_json(*map);
+      write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
+      std::cerr << "commtune: findings written to " << launch.json_path << "\n";
+    }
+    code = needs_attention(findings) ? 1 : 0;
+  }
+  return std::stoi(control.broadcast_from_root(std::to_string(code)));
+}
+
+}  // namespace
+
+int launch_doctor(const DoctorLaunch& launch) {
+  const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init, like the sweep
+  int argc = launch.argc;
+  char** argv = launch.argv;
+  MpiEnvironment environment(argc, argv);
+  return report_input_errors(environment, [&] { return run_doctor(launch, environment, copy); });
+}
+
+}  // namespace commtune

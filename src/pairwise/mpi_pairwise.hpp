@@ -1,0 +1,24 @@
+#pragma once
+// The pairwise map on the MPI host backend: one rank per node (the first of each node) when the
+// job spans several nodes, every rank when it runs on one; the round-robin schedule, each round's
+// pairs exchanging at once with MPI_Sendrecv (both directions), rounds separated by a barrier.
+#include <cstddef>
+#include <optional>
+
+#include <mpi.h>
+
+#include "pairwise/pair_matrix.hpp"
+
+namespace commtune {
+
+struct PairwiseOptions {
+  std::size_t bytes = 1u << 20;  // bandwidth message
+  int samples = 10;              // per pair, for bandwidth and for latency
+  int exchanges = 4;             // bandwidth exchanges per sample
+  int latency_exchanges = 20;    // 8-byte exchanges per latency sample
+};
+
+// Every rank of `world` calls it; world rank 0 gets the matrix, the others nothing.
+std::optional<PairMatrix> measure_pairwise(MPI_Comm world, const PairwiseOptions& options);
+
+}  // namespace commtune

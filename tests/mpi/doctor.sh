@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `commtune doctor` under mpirun -np 4: on a recorded healthy tree it exits 0, on the broken one 1
+# with the broken things ranked in its --json; the pairwise map and the sweep's efficiency appear;
+# bad input exits 2 and never touches an existing file.
+source "$(dirname "$0")/common.sh"
+SYSTEMS="$COMMTUNE_SOURCE_DIR/tests/fixtures/systems"
+# Yield: 4 ranks on this machine's cores must not be an oversubscription finding of their own.
+# The live environment's NCCL_* must not leak into the verdict either.
+DOCTOR=(env -u NCCL_P2P_DISABLE -u NCCL_SHM_DISABLE -u NCCL_IB_DISABLE -u NCCL_NET
+        "${MPIRUN[@]}" -np 4 -x OMPI_MCA_mpi_yield_when_idle=1 "$COMMTUNE" doctor --quick)
+
+say "healthy PCIe server: exit 0"
+expect_exit 0 "${DOCTOR[@]}" --system-root "$SYSTEMS/pcie-4gpu" --json "$WORK/healthy.json"
+grep -q "pairwise bandwidth" "$WORK/out.txt" || die "no pairwise map"
+grep -q "eff%" "$WORK/out.txt" || die "no efficiency column"
+grep -q "# efficiency: default allreduce peak busbw" "$WORK/out.txt" || die "no efficiency verdict"
+python3 - "$WORK/healthy.json" <<'PY' || die "healthy findings file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["healthy"] is True, d
+assert all(f["severity"] == "info" for f in d["findings"]), d["findings"]
+assert len(d["pairwise"]["members"]) == 4 and d["pairwise"]["member"] == "rank", d["pairwise"]
+assert d["ceiling"]["path"] == "host memory copy" and d["ceiling"]["gbps"] > 0, d["ceiling"]
+PY
+
+say "broken server: exit 1, the broken things ranked"
+expect_exit 1 "${DOCTOR[@]}" --system-root "$SYSTEMS/broken-8gpu" --json "$WORK/broken.json"
+python3 - "$WORK/broken.json" <<'PY' || die "broken findings file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {f["id"] for f in d["findings"]}
+want = {"pcie-link-slow", "pcie-link-narrow", "pcie-acs-enabled", "iommu-translation", "gpudirect-rdma-missing",
+        "nic-port-down", "nic-port-slow", "numa-no-local-nic", "shm-small"}
+assert want <= ids, want - ids
+order = {"critical": 2, "warning": 1, "info": 0}
+ranks = [order[f["severity"]] for f in d["findings"]]
+assert ranks == sorted(ranks, reverse=True), ranks
+assert d["healthy"] is False
+PY
+grep -q "\[critical\] pcie-acs-enabled" "$WORK/out.txt" || die "findings not printed"
+
+say "bad input: exit 2, nothing overwritten"
+echo precious > "$WORK/kept.json"
+expect_exit 2 "${DOCTOR[@]}" --json "$WORK/kept.json"
+[ "$(cat "$WORK/kept.json")" = precious ] || die "an existing --json file was overwritten"
+expect_exit 2 "$COMMTUNE" doctor --system-root "$WORK/none"
+grep -q "system-root" "$WORK/err.txt" || die "bad --system-root not named"
+say "ok"

@@ -1,0 +1,101 @@
+// The round-robin schedule and the findings from synthetic pairwise matrices: a slow node, a
+// single slow pair, noise that hides a difference, links below the ceiling.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "doctor/measured_findings.hpp"
+#include "pairwise/round_robin.hpp"
+
+namespace commtune {
+namespace {
+
+TEST(RoundRobin, EveryPairMeetsOnceInDisjointRounds) {
+  for (int n : {2, 3, 4, 5, 8, 9}) {
+    const auto rounds = round_robin_rounds(n);
+    EXPECT_EQ(static_cast<int>(rounds.size()), n % 2 == 0 ? n - 1 : n) << n;
+    std::set<std::pair<int, int>> met;
+    for (const auto& round : rounds) {
+      std::set<int> busy;
+      for (const auto& [a, b] : round) {
+        EXPECT_LT(a, b);
+        EXPECT_TRUE(busy.insert(a).second && busy.insert(b).second) << "member twice in a round, n=" << n;
+        EXPECT_TRUE(met.insert({a, b}).second) << "pair twice, n=" << n;
+      }
+    }
+    EXPECT_EQ(static_cast<int>(met.size()), n * (n - 1) / 2) << n;
+  }
+  EXPECT_TRUE(round_robin_rounds(1).empty());
+}
+
+// n members, every link `fast` GB/s with +-`noise` relative jitter, except those `slow_of` says.
+PairMatrix synthetic(int n, double fast, double noise, const std::function<double(int, int)>& rate_of, unsigned seed = 1) {
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back("n" + std::to_string(i + 1));
+  PairMatrix m = empty_matrix(names, "node", 1 << 20);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> jitter(1 - noise, 1 + noise);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i != j)
+        for (int s = 0; s < 10; ++s) {
+          m.entries[i][j].gbps.push_back(rate_of(i, j) * jitter(random));
+          m.entries[i][j].latency_us.push_back(20 * jitter(random));
+        }
+  (void)fast;
+  return m;
+}
+
+TEST(MeasuredFindings, ASlowNodeIsNamedAndNoOther) {
+  const auto m = synthetic(4, 1.2, 0.1, [](int i, int j) { return i == 2 || j == 2 ? 0.012 : 1.2; });
+  const auto slow = find_slow_nodes(m);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].subject, "node n3");
+  EXPECT_TRUE(find_bad_pairs(m).empty());  // a slow node is not three bad pairs
+}
+
+TEST(MeasuredFindings, AHealthyNoisyMapHasNoFindings) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const auto m = synthetic(4, 1.2, 0.3, [](int, int) { return 1.2; }, seed);
+    EXPECT_TRUE(find_slow_nodes(m).empty()) << seed;
+    EXPECT_TRUE(find_bad_pairs(m).empty()) << seed;
+  }
+}
+
+TEST(MeasuredFindings, ADifferenceWithinTheNoiseIsNotAFinding) {
+  // Node 1 is 15% slower: below the 20% minimum margin.
+  const auto m = synthetic(4, 1.0, 0.02, [](int i, int j) { return i == 0 || j == 0 ? 0.85 : 1.0; });
+  EXPECT_TRUE(find_slow_nodes(m).empty());
+  // 40% slower but the map's own noise is +-60%: still nothing.
+  const auto noisy = synthetic(4, 1.0, 0.6, [](int i, int j) { return i == 0 || j == 0 ? 0.6 : 1.0; });
+  EXPECT_GT(map_noise(noisy), 0.4);
+  EXPECT_TRUE(find_slow_nodes(noisy).empty());
+}
+
+TEST(MeasuredFindings, ASingleSlowPairIsABadLink) {
+  const auto m = synthetic(4, 1.0, 0.05, [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; });
+  const auto pairs = find_bad_pairs(m);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].subject, "n1 <-> n4");
+  EXPECT_TRUE(find_slow_nodes(m).empty());
+}
+
+TEST(MeasuredFindings, TwoMembersCannotNameASlowNode) {
+  const auto m = synthetic(2, 1.0, 0.05, [](int, int) { return 0.01; });
+  EXPECT_TRUE(find_slow_nodes(m).empty());
+  EXPECT_TRUE(find_bad_pairs(m).empty());
+}
+
+TEST(MeasuredFindings, LinksFarBelowTheCeiling) {
+  const auto m = synthetic(3, 1.0, 0.05, [](int, int) { return 10.0; });
+  const Ceiling nic{50, "1 x 400 Gb/s NIC per node", "sysfs", 0.96, 0.98, "nccl-tests #267"};
+  const auto below = find_links_below_ceiling(m, nic);
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_EQ(below[0].severity, Severity::Warning);
+  EXPECT_TRUE(find_links_below_ceiling(m, Ceiling{15, "p", "b", 0, 0, ""}).empty());
+  EXPECT_TRUE(find_links_below_ceiling(m, std::nullopt).empty());
+}
+
+}  // namespace
+}  // namespace commtune
