@@ -4,6 +4,7 @@
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
+#include "report/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
@@ -20,8 +21,9 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
-    provenance["layout"] = rank_layout(control);
-    const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
+    provenance["layout"] =
+        rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", launch.launcher.local_rank}});
+    const std::string banner = launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
     return run_sweep_session(plan, backend, control, SweepReport{launch.out_path, provenance, banner});
   });
 }
