@@ -72,7 +72,7 @@ nlohmann::json rank_layout(ControlPlane& control, const std::vector<RankPlace>& 
   nlohmann::json ranks = nlohmann::json::array(), per_node = nlohmann::json::array();
   for (auto& [rank, entry] : by_rank) ranks.push_back(std::move(entry));
   for (const auto& [node, count] : ranks_on_node) per_node.push_back(count);
-  return nlohmann::json{{"nranks", ranks.size()}, {"nhosts", ranks_on_node.size()}, {"ranks_per_node", per_node},
+  return nlohmann::json{{"nranks", ranks.size()}, {"nhosts", ranks_on_node.size()}, {"local_sizes", per_node},
                         {"ranks", ranks}, {"hosts", hosts}};
 }
 

@@ -9,10 +9,10 @@ namespace {
 std::string counted(long n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 // Ranks on each node, or empty when the layout does not say.
-std::vector<long> ranks_per_node(const nlohmann::json& layout) {
+std::vector<long> ranks_on_each_node(const nlohmann::json& layout) {
   std::vector<long> counts;
   if (!layout.is_object()) return counts;
-  const auto it = layout.find("ranks_per_node");
+  const auto it = layout.find("local_sizes");
   if (it == layout.end() || !it->is_array()) return counts;
   for (const auto& n : *it) {
     if (!n.is_number_integer() || n.get<long>() < 1) return {};
@@ -25,7 +25,7 @@ std::vector<long> ranks_per_node(const nlohmann::json& layout) {
 
 std::string layout_phrase(int nranks, const nlohmann::json& layout) {
   std::string phrase = counted(nranks, "rank", "ranks");
-  const std::vector<long> counts = ranks_per_node(layout);
+  const std::vector<long> counts = ranks_on_each_node(layout);
   if (counts.empty()) return phrase;
   const auto [least, most] = std::minmax_element(counts.begin(), counts.end());
   phrase += ", " + counted(static_cast<long>(counts.size()), "node", "nodes") + ", ";

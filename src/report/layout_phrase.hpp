@@ -6,7 +6,7 @@
 
 namespace commtune {
 
-// From provenance.layout (nhosts, ranks_per_node); just "N ranks" where those are missing.
+// From provenance.layout (nhosts, local_sizes); just "N ranks" where those are missing.
 std::string layout_phrase(int nranks, const nlohmann::json& layout);
 
 }  // namespace commtune

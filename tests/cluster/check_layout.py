@@ -19,8 +19,8 @@ def check_layout(layout, args):
     ranks = layout.get("ranks", [])
     expect(layout.get("nranks") == args.nranks, f"layout.nranks {layout.get('nranks')}, wanted {args.nranks}")
     expect(layout.get("nhosts") == args.nodes, f"layout.nhosts {layout.get('nhosts')}, wanted {args.nodes}")
-    expect(layout.get("ranks_per_node") == [args.ranks_per_node] * args.nodes,
-           f"layout.ranks_per_node {layout.get('ranks_per_node')}, wanted {args.ranks_per_node} on each of {args.nodes}")
+    expect(layout.get("local_sizes") == [args.ranks_per_node] * args.nodes,
+           f"layout.local_sizes {layout.get('local_sizes')}, wanted {args.ranks_per_node} on each of {args.nodes}")
     expect([r.get("rank") for r in ranks] == list(range(args.nranks)), "layout.ranks is not ranks 0..N-1 in order")
     expect(sorted(layout.get("hosts", {})) == [f"n{i}" for i in range(1, args.nodes + 1)],
            f"layout.hosts {sorted(layout.get('hosts', {}))}, wanted n1..n{args.nodes}")

@@ -69,7 +69,7 @@ TEST(TableWriter, MatchesGoldenOutput) {
   std::ostringstream out;
   TableWriter table(out);
   nlohmann::json provenance = fixed_provenance();
-  provenance["layout"] = {{"nranks", 4}, {"nhosts", 2}, {"ranks_per_node", {2, 2}}};
+  provenance["layout"] = {{"nranks", 4}, {"nhosts", 2}, {"local_sizes", {2, 2}}};
   table.begin(RunHeader{plan, "mpi", provenance});
   RunSummary summary;
   for (const auto& r : synthetic_results(plan)) {
