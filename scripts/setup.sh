@@ -8,7 +8,10 @@ packages=(build-essential cmake pkg-config git
           libcli11-dev nlohmann-json3-dev libhwloc-dev
           libgtest-dev
           clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer with ASan and UBSan (Debian 12: clang 14)
-          python3)  # the tuner's MPI tests and the bad-input corpus read JSON with it
+          python3   # the tuner's MPI tests and the bad-input corpus read JSON with it
+          # scripts/cluster.sh, the emulated cluster of the `cluster` tests: namespaces, veth, tc;
+          # Slurm (slurmctld, slurmd, srun --mpi=pmix: its pmix plugin loads libpmix from libpmix-dev)
+          iproute2 util-linux slurmctld slurmd slurm-client munge libpmix-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

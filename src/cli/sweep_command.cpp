@@ -7,6 +7,7 @@
 #include "core/message_text.hpp"
 #include "plan/config_loader.hpp"
 #include "launch/backend_choice.hpp"
+#include "host/launcher.hpp"
 #include "launch/launch.hpp"
 
 namespace commtune {
@@ -165,7 +166,7 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring});
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher()});
 }
 
 }  // namespace commtune

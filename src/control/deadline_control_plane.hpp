@@ -23,6 +23,7 @@ class DeadlineControlPlane : public ControlPlane {
 
   int rank() const override { return inner_.rank(); }
   int size() const override { return inner_.size(); }
+  NodeLocality locality() const override { return inner_.locality(); }
   std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override;
   bool any(bool local) override;
   std::vector<std::string> gather_to_root(const std::string& local) override;

@@ -1,11 +1,38 @@
 #include "control/mpi_control_plane.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace commtune {
+namespace {
+
+// The ranks of `comm` that share a node, and which node: every rank learns its node's lowest
+// rank (the node's leader); nodes are numbered in the order of their leaders.
+NodeLocality node_locality(MPI_Comm comm, int rank, int size) {
+  MPI_Comm local;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+  NodeLocality where;
+  MPI_Comm_rank(local, &where.local_rank);
+  MPI_Comm_size(local, &where.local_size);
+  int leader = rank;
+  MPI_Bcast(&leader, 1, MPI_INT, 0, local);
+  MPI_Comm_free(&local);
+  std::vector<int> leaders(static_cast<std::size_t>(size));
+  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
+  std::sort(leaders.begin(), leaders.end());
+  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
+  where.nnodes = static_cast<int>(leaders.size());
+  where.node = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader) - leaders.begin());
+  return where;
+}
+
+}  // namespace
 
 MpiControlPlane::MpiControlPlane() {
   MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  locality_ = node_locality(comm_, rank_, size_);
 }
 
 MpiControlPlane::~MpiControlPlane() {

@@ -1,6 +1,7 @@
 #pragma once
 // The control plane over MPI: supervisors are MPI ranks; control messages travel on a private
-// duplicate of MPI_COMM_WORLD so they never mix with measured traffic.
+// duplicate of MPI_COMM_WORLD so they never mix with measured traffic. Its node locality comes
+// from MPI_COMM_TYPE_SHARED, once, at construction (every rank constructs it together).
 #include <mpi.h>
 
 #include "control/control_plane.hpp"
@@ -16,6 +17,7 @@ class MpiControlPlane : public ControlPlane {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  NodeLocality locality() const override { return locality_; }
   std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override;
   bool any(bool local) override;
   std::vector<std::string> gather_to_root(const std::string& local) override;
@@ -26,6 +28,7 @@ class MpiControlPlane : public ControlPlane {
   std::string broadcast_from(int root, const std::string& text);
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
+  NodeLocality locality_;
 };
 
 }  // namespace commtune

@@ -31,13 +31,39 @@ bool any_set(const Environment& env, std::initializer_list<const char*> names) {
   return false;
 }
 
+std::string value_of(const Environment& env, const char* name) {
+  const auto it = env.find(name);
+  return it == env.end() ? "" : it->second;
+}
+
+std::string launcher_name(const Environment& env, bool mpi) {
+  if (env.count("OMPI_COMM_WORLD_SIZE")) return "mpirun";  // orted sets it; srun's direct launch does not
+  if (!mpi) return "none";
+  return env.count("SLURM_STEP_ID") ? "srun" : "pmi";
+}
+
+std::optional<SlurmJob> slurm_job(const Environment& env, bool srun) {
+  if (!env.count("SLURM_JOB_ID")) return std::nullopt;
+  SlurmJob job{value_of(env, "SLURM_JOB_ID"), value_of(env, "SLURM_JOB_NODELIST"),
+               first_number(env, {"SLURM_JOB_NUM_NODES"}), "", "", std::nullopt, ""};
+  if (srun) {
+    job.step_id = value_of(env, "SLURM_STEP_ID");
+    job.step_nodelist = value_of(env, "SLURM_STEP_NODELIST");
+    job.ntasks = first_number(env, {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS"});
+    job.tasks_per_node = value_of(env, "SLURM_STEP_TASKS_PER_NODE");
+  }
+  return job;
+}
+
 }  // namespace
 
 Launcher detect_launcher(const Environment& env) {
   Launcher launcher;
   launcher.mpi = any_set(env, {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"});
+  launcher.name = launcher_name(env, launcher.mpi);
   launcher.rank = first_number(env, {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"});
   launcher.local_rank = first_number(env, {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
+  launcher.slurm = slurm_job(env, launcher.name == "srun");
   return launcher;
 }
 

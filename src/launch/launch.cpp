@@ -29,7 +29,7 @@ int launch_sweep(const SweepLaunch& launch) {
 }
 
 nlohmann::json launch_provenance(const SweepLaunch& launch) {
-  nlohmann::json facts = base_provenance(launch.argc, launch.argv);
+  nlohmann::json facts = base_provenance(launch.argc, launch.argv, launch.launcher);
   facts["backend_choice"] = launch.choice.reason;
   facts["config"] = {{"name", launch.config.name}, {"description", launch.config.description}};
   if (launch.wiring.simulated()) facts["labels"].push_back(launch.wiring.simulated_label);

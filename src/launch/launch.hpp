@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "host/launcher.hpp"
 #include "launch/backend_choice.hpp"
 #include "launch/wiring.hpp"
 #include "plan/sweep_options.hpp"
@@ -20,6 +21,7 @@ struct SweepLaunch {
   char** argv;
   NcclRunOptions nccl{};  // NCCL backend only: workers, deadlines, launch mode
   const Wiring& wiring;
+  Launcher launcher;  // read before MPI_Init, which adds variables of its own (a singleton's PMIX_*)
 };
 
 // Returns the process exit code: 0 when every case measured correct data, 1 otherwise.

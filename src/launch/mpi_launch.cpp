@@ -5,6 +5,7 @@
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
+#include "report/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
@@ -22,11 +23,12 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
-    provenance["layout"] = rank_layout(control);
+    provenance["layout"] =
+        rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", launch.launcher.local_rank}});
     PathFacts path;
     path.backend = "mpi";
     if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
-    const std::string banner = launch.choice.reason + ", " + std::to_string(control.size()) + " rank(s)";
+    const std::string banner = launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
     return run_sweep_session(plan, backend, control, SweepReport{launch.out_path, provenance, banner});
   });
 }

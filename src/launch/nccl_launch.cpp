@@ -17,17 +17,36 @@
 #include "host/tuner_plugin_location.hpp"
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
+#include "report/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {
 namespace {
 
+// This supervisor's workers as ranks: worker i has local rank first_local_rank + i and the GPU
+// layout.devices[i], as its CUDA_VISIBLE_DEVICES numbers it.
+std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohmann::json& probe, int first_local_rank,
+                                     const Launcher& launcher) {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::vector<RankPlace> places;
+  for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
+    const int device = layout.devices.at(i);
+    const nlohmann::json& facts = probe.at("devices").at(static_cast<std::size_t>(device));
+    places.push_back({layout.ranks[i], first_local_rank + static_cast<int>(i),
+                      {{"index", device},
+                       {"pci_bus_id", facts.value("pci_bus_id", "")},
+                       {"cuda_visible_devices", visible ? nlohmann::json(visible) : nlohmann::json()}},
+                      layout.ranks.size() == 1 ? launcher.local_rank : std::nullopt});
+  }
+  return places;
+}
+
 nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, const ChoiceRecording& record,
-                             ControlPlane& control) {
+                             ControlPlane& control, const std::vector<RankPlace>& places) {
   nlohmann::json facts = launch_provenance(launch);
   facts["nccl"] = nccl;
   facts["nccl"]["nccl_choice"] = record.provenance();
-  facts["layout"] = rank_layout(control);
+  facts["layout"] = rank_layout(control, places);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   if (const auto ceiling = job_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
     facts["ceiling"] = to_json(*ceiling);
@@ -51,18 +70,19 @@ NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& comma
 }
 
 int run_supervised(const SweepLaunch& launch, ControlPlane& control, const SupervisorLayout& partial,
-                   const WorkerCommand& command, const nlohmann::json& probe) {
+                   const WorkerCommand& command, const nlohmann::json& probe, int first_local_rank) {
   const AgreedDeviceFacts facts = agree_device_facts(control, partial, probe, launch.nccl);
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
   const NcclRunOptions run = run_options(launch, command);
-  const nlohmann::json provenance = provenance_of(launch, facts.provenance, run.record, control);
+  const nlohmann::json provenance = provenance_of(launch, facts.provenance, run.record, control,
+                                                 worker_places(layout, probe, first_local_rank, launch.launcher));
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run, command, facts.free_device_bytes, provenance),
       control.rank());
   const Plan plan = plan_sweep(launch.config, backend->limits());
-  const std::string banner = launch.choice.reason + ", " + std::to_string(layout.nranks) + " rank(s)" +
+  const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
   return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner, grace});
@@ -76,9 +96,8 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   layout.devices = devices_for(0, ranks, gpus);
   for (int r = 0; r < ranks; ++r) layout.ranks.push_back(r);
   LocalControlPlane control;
-  return run_supervised(launch, control, layout, command, probe);
+  return run_supervised(launch, control, layout, command, probe, 0);
 }
-
 
 [[noreturn]] void end_job(const std::string& message) {
   std::cerr << "commtune: error: " << message << std::endl;
@@ -92,11 +111,7 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
   MpiEnvironment environment(argc, argv);
   return report_input_errors(environment, [&] {
     MpiControlPlane mpi;
-    MPI_Comm local;
-    MPI_Comm_split_type(mpi.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    int local_rank = 0;
-    MPI_Comm_rank(local, &local_rank);
-    MPI_Comm_free(&local);
+    const int local_rank = mpi.locality().local_rank;  // GPU = local rank on each node
     DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
     std::optional<std::string> failure;
     nlohmann::json probe;
@@ -108,7 +123,7 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
       failure = e.what();
     }
     if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-    return run_supervised(launch, control, layout, command, probe);
+    return run_supervised(launch, control, layout, command, probe, local_rank);
   });
 }
 
@@ -117,7 +132,7 @@ int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
 int run_nccl_sweep(const SweepLaunch& launch) {
   in_config(launch.config, [&] { validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs); });  // before any launch
   const WorkerCommand command = this_worker_command();
-  if (detect_launcher().mpi) return run_under_mpi(launch, command);
+  if (launch.launcher.mpi) return run_under_mpi(launch, command);
   return run_local(launch, command, probe_devices(command, launch.nccl));
 }
 

@@ -7,6 +7,7 @@
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
 #include "report/run_ceiling.hpp"
+#include "report/layout_phrase.hpp"
 
 namespace commtune {
 namespace {
@@ -42,7 +43,9 @@ std::string format_half(const CaseResult* r) {
 void TableWriter::begin(const RunHeader& header) {
   placements_ = header.plan.options.placements;
   for (const auto& s : header.plan.settings) setting_descriptions_[s.name] = knobs_text(s);
-  out_ << "# commtune sweep: backend " << header.backend << ", " << header.plan.nranks << " ranks, "
+  const auto layout = header.provenance.is_object() ? header.provenance.find("layout") : header.provenance.end();
+  const nlohmann::json nodes = layout != header.provenance.end() ? *layout : nlohmann::json();
+  out_ << "# commtune sweep: backend " << header.backend << ", " << layout_phrase(header.plan.nranks, nodes) << ", "
        << header.plan.cases.size() << " cases" << (header.runs > 1 ? " x " + std::to_string(header.runs) + " runs" : "")
        << "\n";
   if (const auto labels = header.provenance.find("labels"); labels != header.provenance.end() && labels->is_array())

@@ -112,7 +112,7 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   std::vector<CaseResult> swept;
   CompositeSink sink;
   if (control.rank() == 0) {
-    std::cerr << "commtune: " << report.banner << "\n";
+    std::cerr << ("commtune: " + report.banner + "\n") << std::flush;  // one write: whole lines never interleave
     sink.add(std::make_unique<TableWriter>(std::cout));
     sink.add(std::make_unique<ProgressReporter>(std::cerr));
     sink.add(keeping_sinks(plan.options.repeat, std::move(results), swept));
@@ -122,7 +122,7 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
   const RunSummary summary = run_every_repeat(run, sink);
   sink.end(summary);
-  if (control.rank() == 0) std::cerr << "commtune: results written to " << written << "\n";
+  if (control.rank() == 0) std::cerr << ("commtune: results written to " + written + "\n") << std::flush;
   tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
   return sweep_exit_code(summary);
 }

@@ -31,7 +31,7 @@ void publish(const std::string& results_path, const ResultsDocument& swept, cons
     for (const auto& c : confirmation->cases) doc["confirmation_cases"].push_back(to_json(c));
   const std::string path = recommendation_path(results_path);
   write_recommendation_file(path, doc, OutputPolicy{false, {results_path}});
-  std::cerr << "commtune: recommendation written to " << path << "\n";
+  std::cerr << ("commtune: recommendation written to " + path + "\n") << std::flush;
 }
 
 }  // namespace
@@ -43,8 +43,9 @@ void tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const s
   const bool root = run.control.rank() == 0;
   const std::vector<Finalists> finalists = root ? pick_finalists(swept, options) : std::vector<Finalists>{};
   if (root && !finalists.empty())
-    std::cerr << "commtune: re-measuring " << finalists.size() << " finalist size(s) with the default, "
-              << options.confirm_rounds << " interleaved rounds\n";
+    std::cerr << ("commtune: re-measuring " + std::to_string(finalists.size()) + " finalist size(s) with the default, " +
+                  std::to_string(options.confirm_rounds) + " interleaved rounds\n")
+              << std::flush;
   const std::optional<ResultsDocument> confirmation =
       run_confirm_round(run, finalists, options.confirm_rounds);
   if (!root) return;

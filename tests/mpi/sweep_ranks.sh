@@ -8,6 +8,16 @@ for np in 2 3 4; do
   grep -q "setting default" "$WORK/table.txt" || die "no table"
   grep -q "Out of bounds values : 0 OK" "$WORK/table.txt" || die "wrong data reported"
   "$CHECK" "$WORK/np$np.json" --nranks "$np" --min-cases 30
+  grep -q "^# commtune sweep: backend mpi, $np ranks, 1 node, $np ranks per node, " "$WORK/table.txt" || die "table does not name the node"
+  python3 - "$WORK/np$np.json" "$np" <<'PY' || die "layout of one node"
+import json, sys
+doc, np = json.load(open(sys.argv[1])), int(sys.argv[2])
+layout, launcher = doc["provenance"]["layout"], doc["provenance"]["launcher"]
+assert layout["nhosts"] == 1 and layout["local_sizes"] == [np], layout
+assert [r["local_rank"] for r in layout["ranks"]] == list(range(np)), layout["ranks"]
+assert all(r["node"] == 0 and r["device"] == "cpu" and r["launcher_local_rank"] == r["local_rank"] for r in layout["ranks"])
+assert launcher == {"name": "mpirun"}, launcher
+PY
 done
 say "mpirun -np 3: reduce-scatter, and broadcast from rank 2, both placements"
 "${MPIRUN[@]}" -np 3 "$COMMTUNE" sweep --collectives reducescatter,broadcast -r 2 -b 48 -e 192K -f 8 --max-time 0.05 \
@@ -17,3 +27,5 @@ grep -q "Out of bounds values : 0 OK" "$WORK/table.txt" || die "wrong data repor
 say "no launcher: one rank"
 "$COMMTUNE" sweep --backend mpi -b 1K -e 4K -f 2 --max-time 0.02 --out "$WORK/single.json" > /dev/null
 "$CHECK" "$WORK/single.json" --nranks 1 --min-cases 6
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; assert p["launcher"] == {"name": "none"} and p["layout"]["local_sizes"] == [1], p["launcher"]' \
+  "$WORK/single.json" || die "a launcher-free run recorded a launcher"

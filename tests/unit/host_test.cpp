@@ -34,6 +34,38 @@ TEST(Launcher, SrunWithPmixIsAnMpiLaunchButSlurmAloneIsNot) {
   EXPECT_EQ(slurm.local_rank, 0);
 }
 
+TEST(Launcher, NamesTheLauncherAndRecordsTheSlurmJob) {
+  const Launcher none = detect_launcher({{"HOME", "/root"}});
+  EXPECT_EQ(none.name, "none");
+  EXPECT_FALSE(none.slurm.has_value());
+  // srun --mpi=pmix: PMIx and Slurm's step, no OMPI_COMM_WORLD_* (Open MPI's direct launch).
+  const Launcher srun = detect_launcher({{"PMIX_RANK", "3"}, {"SLURM_STEP_ID", "0"}, {"SLURM_JOB_ID", "17"},
+                                         {"SLURM_JOB_NODELIST", "n[1-4]"}, {"SLURM_JOB_NUM_NODES", "4"},
+                                         {"SLURM_STEP_NODELIST", "n[1-4]"}, {"SLURM_STEP_NUM_TASKS", "8"},
+                                         {"SLURM_STEP_TASKS_PER_NODE", "2(x4)"}, {"SLURM_PROCID", "3"}, {"SLURM_LOCALID", "1"}});
+  EXPECT_EQ(srun.name, "srun");
+  ASSERT_TRUE(srun.slurm.has_value());
+  EXPECT_EQ(srun.slurm->job_id, "17");
+  EXPECT_EQ(srun.slurm->nodelist, "n[1-4]");
+  EXPECT_EQ(srun.slurm->nnodes, 4);
+  EXPECT_EQ(srun.slurm->step_id, "0");
+  EXPECT_EQ(srun.slurm->ntasks, 8);
+  EXPECT_EQ(srun.slurm->tasks_per_node, "2(x4)");
+  EXPECT_EQ(srun.local_rank, 1);
+  // salloc ... mpirun: the ranks are Open MPI's; the step variables are mpirun's daemons', not kept.
+  const Launcher salloc = detect_launcher({{"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_RANK", "5"},
+                                           {"PMIX_RANK", "5"}, {"SLURM_STEP_ID", "0"}, {"SLURM_PROCID", "2"},
+                                           {"SLURM_JOB_ID", "18"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x4)"}});
+  EXPECT_EQ(salloc.name, "mpirun");
+  EXPECT_EQ(salloc.rank, 5);
+  ASSERT_TRUE(salloc.slurm.has_value());
+  EXPECT_EQ(salloc.slurm->job_id, "18");
+  EXPECT_TRUE(salloc.slurm->tasks_per_node.empty());
+  EXPECT_TRUE(salloc.slurm->step_id.empty());
+  // Another PMI launcher outside Slurm.
+  EXPECT_EQ(detect_launcher({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}}).name, "pmi");
+}
+
 TEST(Launcher, GarbageRanksAreIgnored) {
   const Launcher l = detect_launcher({{"PMI_RANK", "x1"}, {"SLURM_PROCID", "-3"}});
   EXPECT_TRUE(l.mpi);

@@ -93,7 +93,9 @@ TEST(TableWriter, MatchesGoldenOutput) {
   const Plan plan = synthetic_plan();
   std::ostringstream out;
   TableWriter table(out);
-  table.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  nlohmann::json provenance = fixed_provenance();
+  provenance["layout"] = {{"nranks", 4}, {"nhosts", 2}, {"local_sizes", {2, 2}}};
+  table.begin(RunHeader{plan, "mpi", provenance});
   RunSummary summary;
   for (const auto& r : synthetic_results(plan)) {
     table.case_finished(r);

@@ -3,10 +3,13 @@
 // NCCL it loads the environment's tuner plugin and asks it before every collective (the barrier
 // before a timed batch included), with a cost table of its own (simulated_tuner.hpp): the timings
 // model does not follow that table, as a real NCCL's measured times need not follow its cost model.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "core/collective_traits.hpp"
 #include "backend/nccl/simulated/simulated_engine.hpp"
@@ -20,14 +23,35 @@ std::string environment_value(const char* name) {
   return value ? value : "";
 }
 
+// The simulated machine's GPUs that this process sees, as CUDA numbers them: all of them, or
+// those CUDA_VISIBLE_DEVICES lists, in its order, up to the first entry that is not one of them.
+std::vector<int> visible_gpus() {
+  const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::vector<int> gpus;
+  if (list == nullptr) {
+    for (int d = 0; d < kSimulatedGpuCount; ++d) gpus.push_back(d);
+    return gpus;
+  }
+  const std::string text(list);
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string entry = text.substr(start, comma - start);
+    if (entry.size() != 1 || entry[0] < '0' || entry[0] >= '0' + kSimulatedGpuCount) break;
+    gpus.push_back(entry[0] - '0');
+    start = comma + 1;
+  }
+  return gpus;
+}
+
 class SimulatedEngine : public WorkerEngine {
  public:
   explicit SimulatedEngine(const WorkerIdentity& identity) : identity_(identity), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
-    for (int d = 0; d < kSimulatedGpuCount; ++d)
-      devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(d) + ":00.0"},
+    const std::vector<int> gpus = visible_gpus();
+    for (std::size_t d = 0; d < gpus.size(); ++d)
+      devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(gpus[d]) + ":00.0"},
                          {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}});
     return {{"simulated", true}, {"nccl_version", "simulated"}, {"cuda_runtime", "simulated"},
             {"cuda_driver", "simulated"}, {"devices", devices}};

@@ -7,6 +7,7 @@
 
 namespace commtune {
 
+// GPUs of the simulated machine; CUDA_VISIBLE_DEVICES selects among them as it does on CUDA.
 inline constexpr int kSimulatedGpuCount = 2;
 
 std::unique_ptr<WorkerEngine> make_simulated_engine(const WorkerIdentity& identity);

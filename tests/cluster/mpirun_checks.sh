@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Inside the emulated cluster (4 nodes, 2 slots each): mpirun with the hostfile and the launch
+# agent. The MPI backend's layout, whole lines when stdout and stderr share one stream, simulated
+# NCCL workers with GPU = local rank on every node, and a node shaped to 100 Mbit.
+source "$(dirname "$0")/common.sh"
+
+say "mpirun -np 8 on 4 nodes: MPI backend"
+"${MPIRUN[@]}" -np 8 "$COMMTUNE" sweep "${SMALL[@]}" --out "$WORK/mpi.json" > "$WORK/table.txt" 2> "$WORK/err.txt"
+check_names_nodes "$WORK/table.txt" "$WORK/err.txt" mpi
+"${LAYOUT[@]}" "$WORK/mpi.json" --nranks 8 --nodes 4 --ranks-per-node 2 --devices cpu --launcher mpirun \
+  --launcher-local-ranks --min-cases 24
+
+say "stdout and stderr in one stream: every line whole (table rows, comments, commtune: lines, progress)"
+"${MPIRUN[@]}" -np 8 "$COMMTUNE" sweep "${SMALL[@]}" --out "$WORK/both.json" > "$WORK/both.txt" 2>&1
+bad=$(grep -cvE '^#|^ +[0-9]+ +[0-9]+ +[a-z0-9]+ +[a-z]+ +-?[0-9]+ |^commtune: |^\[[0-9]+/[0-9]+\] ' "$WORK/both.txt" || true)
+[ "$bad" -eq 0 ] || { grep -vnE '^#|^ +[0-9]+ +[0-9]+ +[a-z0-9]+ +[a-z]+ +-?[0-9]+ |^commtune: |^\[[0-9]+/[0-9]+\] ' "$WORK/both.txt"; die "$bad broken or foreign line(s)"; }
+rows=$(grep -c '^ \+[0-9]' "$WORK/table.txt")
+[ "$(grep -c '^ \+[0-9]' "$WORK/both.txt")" -eq "$rows" ] || die "not the $rows table rows of the same sweep on stdout alone"
+
+say "mpirun -np 8: simulated NCCL workers on every node, GPU = local rank"
+"${MPIRUN[@]}" -np 8 "$SIMULATED" sweep --backend nccl -b 1K -e 1M -f 32 --max-time 0.05 --out "$WORK/nccl.json" \
+  > "$WORK/table.txt" 2> "$WORK/err.txt"
+check_names_nodes "$WORK/table.txt" "$WORK/err.txt" nccl
+"${LAYOUT[@]}" "$WORK/nccl.json" --nranks 8 --nodes 4 --ranks-per-node 2 --devices local-rank --launcher mpirun \
+  --launcher-local-ranks --min-cases 18
+
+say "n4 shaped to 100 Mbit: compare against the unshaped run exits 1, large sizes slower than the link allows"
+ALLREDUCE=(sweep --collectives allreduce --placement out -b 8K -e 2M -f 16 -n 8 -w 1)
+"${MPIRUN[@]}" -np 8 "$COMMTUNE" "${ALLREDUCE[@]}" --out "$WORK/fast.json" > /dev/null 2>&1
+bash "$ROOT/scripts/cluster.sh" shape n4 100mbit
+"${MPIRUN[@]}" -np 8 "$COMMTUNE" "${ALLREDUCE[@]}" --out "$WORK/slow.json" > /dev/null 2>&1
+bash "$ROOT/scripts/cluster.sh" unshape n4
+status=0
+"$COMMTUNE" compare "$WORK/fast.json" "$WORK/slow.json" --format json --out "$WORK/compare.json" || status=$?
+[ "$status" -eq 1 ] || die "compare exit $status, wanted 1 (slower)"
+python3 "$HERE/check_slow_node.py" "$WORK/fast.json" "$WORK/slow.json" "$WORK/compare.json" --rate-bits 100e6
+echo "cluster mpirun checks: all passed"
