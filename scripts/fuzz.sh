@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the readers of user files (config, results, recommendation) with libFuzzer: builds them
+# Fuzzes the readers of user files (config, results and nccl-tests JSON, recommendation) with libFuzzer: builds them
 # with clang and -fsanitize=fuzzer,address,undefined in build-fuzz (or $COMMTUNE_FUZZ_BUILD_DIR),
 # seeds each from the bad-input corpus (tests/badinput), the shipped configs and the fixtures, and
 # runs each for COMMTUNE_FUZZ_SECONDS (default 60). Fails on a crash, an exception other than
@@ -21,7 +21,8 @@ seed() {  # seed TARGET FILES...: a fresh working corpus for TARGET (libFuzzer a
   for f in "$@"; do cp "$f" "$dir/$(basename "$(dirname "$f")")-$(basename "$f")"; done
 }
 seed fuzz_config configs/*.json tests/badinput/base/config*.json "$work"/bad/configs/*.json
-seed fuzz_results tests/fixtures/*.json tests/golden/results.json tests/badinput/base/results.json "$work"/bad/results/*.json
+seed fuzz_results tests/fixtures/*.json tests/golden/results.json tests/badinput/base/results.json tests/badinput/base/nccl-tests.json \
+  "$work"/bad/results/*.json "$work"/bad/nccl_tests/*.json
 seed fuzz_recommendation tests/badinput/base/recommendation.json "$work"/bad/recommendations/*.json
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

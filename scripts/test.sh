@@ -2,8 +2,8 @@
 # Installs, builds and runs every test: unit, MPI integration (mpirun -np 2..4), fault injection,
 # the bad-input corpus and GPU tests (skipped with a reason where no GPU is visible); then the
 # whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build-asan), and the
-# fuzzers (scripts/fuzz.sh) when COMMTUNE_SANITIZE=1 / COMMTUNE_FUZZ=1 (not yet on by default: both
-# stages still have to be proven from a fresh clone within CI's time). Exit 0 when all pass.
+# fuzzers (scripts/fuzz.sh, COMMTUNE_FUZZ_SECONDS each). COMMTUNE_SANITIZE=0 / COMMTUNE_FUZZ=0 leave
+# those two stages out for a quick local loop; CI runs them. Exit 0 when all pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,9 +13,9 @@ ctest --test-dir "$build_dir" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}"
 # ctest only says "Skipped": where no GPU is visible, show why the GPU tests did not run.
 "$build_dir/commtune" info | grep -q '^visible GPUs: [1-9]' || { ctest --test-dir "$build_dir" -L gpu -V 2>/dev/null | grep -A1 ': Skipped$' |
   grep -vE ': Skipped$|^--$' | sed 's/^[0-9]*: */gpu tests skipped: /' | sort -u; } || true
-if [ "${COMMTUNE_SANITIZE:-0}" != 0 ]; then
+if [ "${COMMTUNE_SANITIZE:-1}" != 0 ]; then
   bash scripts/test-sanitized.sh
 fi
-if [ "${COMMTUNE_FUZZ:-0}" != 0 ]; then
+if [ "${COMMTUNE_FUZZ:-1}" != 0 ]; then
   bash scripts/fuzz.sh
 fi

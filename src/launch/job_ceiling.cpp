@@ -47,8 +47,10 @@ PathFacts nccl_path_facts(const nlohmann::json& nccl, bool emulated_nodes) {
   PathFacts facts;
   facts.backend = "nccl";
   facts.emulated_nodes = emulated_nodes;
+  // Only rank 0 holds the agreed device facts; the other supervisors pass null.
+  if (!nccl.is_object()) return facts;
   const nlohmann::json supervisors = nccl.value("supervisors", nlohmann::json::array());
-  if (!supervisors.is_array() || supervisors.empty()) return facts;
+  if (!supervisors.is_array() || supervisors.empty() || !supervisors.front().is_object()) return facts;
   const nlohmann::json& first = supervisors.front();
   const nlohmann::json devices = first.value("devices", nlohmann::json::object()).value("devices", nlohmann::json::array());
   if (devices.is_array() && !devices.empty() && devices.front().is_object()) {
