@@ -16,6 +16,10 @@ namespace {
 WorkerSpawn fake_worker(int rank, int nranks, const std::string& fault = "") {
   std::vector<std::string> environment;
   if (!fault.empty()) environment.push_back("COMMTUNE_TEST_FAULT=" + fault);
+  // Under the sanitizer build the worker needs the suite's options too (handle_segv=0: the
+  // deliberate crash must stay a SIGSEGV).
+  for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS"})
+    if (const char* value = std::getenv(name)) environment.push_back(std::string(name) + "=" + value);
   return WorkerSpawn{COMMTUNE_SIMULATED_BINARY, worker_arguments(rank, nranks, 0), environment};
 }
 
