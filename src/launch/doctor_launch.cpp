@@ -24,17 +24,6 @@ extern char** environ;
 namespace commtune {
 namespace {
 
-int ranks_on_this_node(MPI_Comm world, bool& first_on_node) {
-  MPI_Comm local;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int size = 1, rank = 0;
-  MPI_Comm_size(local, &size);
-  MPI_Comm_rank(local, &rank);
-  MPI_Comm_free(&local);
-  first_on_node = rank == 0;
-  return size;
-}
-
 std::optional<bool> mpi_yield_when_idle() {
   try {
     const auto variable = find_control_variable("mpi_yield_when_idle");
@@ -47,9 +36,10 @@ std::optional<bool> mpi_yield_when_idle() {
 
 // The first rank of each node checks its node; rank 0 gets every node's findings, each subject
 // prefixed with its host when there are several.
-std::vector<Finding> system_findings(ControlPlane& control, MPI_Comm world, const std::string& root) {
-  bool first = false;
-  const int local = ranks_on_this_node(world, first);
+std::vector<Finding> system_findings(ControlPlane& control, const std::string& root) {
+  const NodeLocality here = control.locality();
+  const bool first = here.local_rank == 0;
+  const int local = here.local_size;
   nlohmann::json mine{{"host", host_name()}, {"findings", nlohmann::json::array()}};
   if (first) {
     try {
@@ -107,13 +97,13 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
     refused = e.what();
   }
   if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
-  std::vector<Finding> findings = system_findings(control, MPI_COMM_WORLD, launch.system_root);
+  std::vector<Finding> findings = system_findings(control, launch.system_root);
   PathFacts path;
   path.backend = "mpi";
   const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
   PairwiseOptions pairwise;
   if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
-  const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, pairwise);
+  const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
   const SweepConfig config = doctor_sweep(launch.quick);
   const Plan plan = plan_sweep(config, backend.limits());

@@ -14,16 +14,8 @@ struct Members {
 };
 
 // The first rank of each node when there are several nodes; every rank on one node.
-Members choose_members(MPI_Comm world) {
-  MPI_Comm local;
-  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int local_rank = 0, local_size = 1, world_size = 1;
-  MPI_Comm_rank(local, &local_rank);
-  MPI_Comm_size(local, &local_size);
-  MPI_Comm_size(world, &world_size);
-  MPI_Comm_free(&local);
-  int one_node = local_size == world_size ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &one_node, 1, MPI_INT, MPI_MIN, world);
+Members choose_members(MPI_Comm world, int local_rank, int nnodes) {
+  const bool one_node = nnodes == 1;
   int world_rank = 0;
   MPI_Comm_rank(world, &world_rank);
   Members m{MPI_COMM_NULL, one_node ? "rank" : "node"};
@@ -74,8 +66,8 @@ std::string member_name(const Members& m, int rank) {
 
 }  // namespace
 
-std::optional<PairMatrix> measure_pairwise(MPI_Comm world, const PairwiseOptions& o) {
-  Members m = choose_members(world);
+std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes, const PairwiseOptions& o) {
+  Members m = choose_members(world, local_rank, nnodes);
   std::optional<PairMatrix> result;
   if (m.comm != MPI_COMM_NULL) {
     int me = 0, n = 1;

@@ -18,7 +18,8 @@ struct PairwiseOptions {
   int latency_exchanges = 20;    // 8-byte exchanges per latency sample
 };
 
-// Every rank of `world` calls it; world rank 0 gets the matrix, the others nothing.
-std::optional<PairMatrix> measure_pairwise(MPI_Comm world, const PairwiseOptions& options);
+// Every rank of `world` calls it, with its local rank on its node and the job's node count (the
+// control plane's locality); world rank 0 gets the matrix, the others nothing.
+std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes, const PairwiseOptions& options);
 
 }  // namespace commtune
