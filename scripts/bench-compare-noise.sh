@@ -13,12 +13,12 @@
 #     of every identical sweep (what --run-noise stands for), and the same within one sweep.
 #   - the single-run view: S extra sweeps without --repeat, compared pairwise (widened verdicts).
 #
-# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=6 REPEAT=3 SINGLES=6 NP=4)
+# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=6 REPEAT=4 SINGLES=6 NP=4)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 commtune=$build/commtune
-sweeps=${SWEEPS:-6} repeat=${REPEAT:-3} singles=${SINGLES:-6} np=${NP:-4}
+sweeps=${SWEEPS:-6} repeat=${REPEAT:-4} singles=${SINGLES:-6} np=${NP:-4}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sweep() {  # OUT [--repeat R]
@@ -60,6 +60,7 @@ for key, values in runs.items():
 def p95(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(0.95 * len(values)))]
+print(f"load average before: {open('/proc/loadavg').read().split()[0]}")
 print(f"between-run noise (p95 |run median / case median - 1|): across sweeps {p95(across):.1%}, within one sweep {p95(within):.1%}")
 # Where the slow algorithm is slower: its median over every run beyond the default threshold.
 slow_runs = {}
@@ -85,5 +86,10 @@ for a, b in itertools.product(same, slow):
     total += 1
     exits += code == 1
     found += all(verdicts.get(k) == "SLOWER" for k in slower_at)
+per_size = {k: 0 for k in slower_at}
+for a, b in itertools.product(same, slow):
+    verdicts = {(c["bytes"], c["placement"]): c["verdict"] for c in compare(a, b)[1]["cases"]}
+    for k in slower_at: per_size[k] += verdicts.get(k) == "SLOWER"
+print("power per size: " + ", ".join(f"{b // 1024} KiB {p} {n}/{total}" for (b, p), n in per_size.items()))
 print(f"power: {found}/{total} pairs find SLOWER at every size where basic_linear is slower ({found / total:.1%}; target >= 95%); {exits}/{total} exit 1")
 PY

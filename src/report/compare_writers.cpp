@@ -76,6 +76,14 @@ void write_rule(const CompareReport& report, std::ostream& out) {
         << "): the baseline's range is widened by the default between-run noise of " << format_percent(report.run_noise)
         << " (--run-noise), so a change inside that noise is AMBIGUOUS, not SLOWER. Run `commtune sweep --repeat 3` (or "
            "more) for both sides.\n\n";
+  if (report.significance) {
+    const Significance& g = *report.significance;
+    out << "Over the whole comparison (its " << report.baseline_passes << " baseline and " << report.current_passes
+        << " current passes relabelled in " << (g.exact ? "all " : "a sample of ") << g.labellings
+        << " ways): SLOWER p = " << printf_string("%.3f", g.slower_p) << ", FASTER p = " << printf_string("%.3f", g.faster_p)
+        << "; a case keeps SLOWER or FASTER only at p <= " << printf_string("%.3f", kComparisonAlpha)
+        << printf_string(" (the least these passes can give: %.3f).\n\n", g.least_p);
+  }
 }
 
 }  // namespace
@@ -95,7 +103,11 @@ std::string compare_summary_line(const CompareReport& report) {
           " same, " + std::to_string(report.count(Verdict::Ambiguous)) + " ambiguous (threshold " +
           format_percent(report.threshold) + ", runs " + std::to_string(report.baseline_runs) + " vs " +
           std::to_string(report.current_runs) +
-          (report.any_widened() ? ", widened by the default run noise " + format_percent(report.run_noise) : "") + ")";
+          (report.any_widened() ? ", widened by the default run noise " + format_percent(report.run_noise) : "") +
+          (report.significance ? printf_string(", p = %.3f over %zu labellings of the passes", report.significance->slower_p,
+                                               report.significance->labellings)
+                               : std::string()) +
+          ")";
   return line;
 }
 
@@ -150,6 +162,10 @@ void write_compare_json(const CompareReport& report, std::ostream& out) {
            {"provenance_differences", provenance}, {"cases", cases},
            {"only_in_baseline", report.only_in_baseline}, {"only_in_current", report.only_in_current}};
   if (!report.notes.empty()) doc["notes"] = report.notes;
+  if (const auto& g = report.significance)
+    doc["significance"] = {{"slower_p", g->slower_p}, {"faster_p", g->faster_p}, {"least_p", g->least_p},
+                           {"labellings", g->labellings}, {"exact", g->exact}, {"alpha", kComparisonAlpha},
+                           {"baseline_passes", report.baseline_passes}, {"current_passes", report.current_passes}};
   out << doc.dump(2) << "\n";
 }
 

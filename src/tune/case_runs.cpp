@@ -1,5 +1,7 @@
 #include "tune/case_runs.hpp"
 
+#include <algorithm>
+
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
 #include "results/results_input.hpp"
@@ -15,7 +17,7 @@ std::vector<double> run_figures(const CaseResult& r, TimeBasis basis) {
   return {};
 }
 
-void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_file) {
+void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_file, std::size_t first_pass) {
   if (side.status != CaseStatus::Ok) return;
   if (r.status != CaseStatus::Ok) {
     side.status = r.status;
@@ -25,6 +27,7 @@ void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_f
   }
   const std::vector<double> figures = run_figures(r, basis);
   side.runs.run_us.insert(side.runs.run_us.end(), figures.begin(), figures.end());
+  for (std::size_t j = 0; j < figures.size(); ++j) side.runs.pass.push_back(first_pass + j);
   if (first_file && basis == TimeBasis::Median) side.first = r.time_us;
   const bool one_run = side.runs.run_us.size() == 1 && basis == TimeBasis::Median;
   side.runs.ci_low = one_run ? r.time_us.median_ci_low : 0;
@@ -58,14 +61,16 @@ Side gather_side(const std::vector<const ResultsDocument*>& documents, const std
                  TimeBasis basis) {
   Side side;
   for (std::size_t i = 0; i < documents.size(); ++i) {
-    std::size_t left_out = 0;
+    std::size_t left_out = 0, file_passes = 0;
     for (const CaseResult& r : documents[i]->cases) {
       if (r.status == CaseStatus::Ok && run_figures(r, basis).empty()) {
         ++left_out;
         continue;
       }
-      add_case(side.cases[compare_key(r)], r, basis, i == 0);
+      add_case(side.cases[compare_key(r)], r, basis, i == 0, side.passes);
+      file_passes = std::max(file_passes, run_figures(r, basis).size());
     }
+    side.passes += file_passes;
     if (left_out > 0)
       side.notes.push_back(origins[i] + ": " + std::to_string(left_out) +
                            " case(s) without nccl-tests' time (nccl_tests_us) left out");

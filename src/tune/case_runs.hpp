@@ -34,6 +34,7 @@ struct SideCase {
 
 struct Side {
   std::map<CompareKey, SideCase> cases;
+  std::size_t passes = 0;          // the side's passes over its plan: each file's runs, numbered in file order
   std::vector<std::string> notes;  // cases left out for want of an nccl-tests figure
 };
 

@@ -108,6 +108,39 @@ void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunR
   }
 }
 
+// The permutation test over passes for the cases judged on their own runs (not widened); a SLOWER
+// or FASTER verdict the whole comparison does not carry becomes AMBIGUOUS. A case the comparison
+// finds changed one way is left out of the other way's test: relabelled, a real speed-up would
+// look like a slowdown and hide the real slowdowns beside it.
+void apply_significance(CompareReport& report, const std::vector<PassCase>& judged, const std::vector<std::size_t>& at,
+                        double threshold) {
+  if (judged.empty()) return;
+  const std::size_t m = report.baseline_passes, k = report.current_passes;
+  Significance s = comparison_significance(judged, m, k, threshold);
+  const auto family = [&](Verdict other, double other_p) {
+    std::vector<PassCase> out;
+    for (std::size_t i = 0; i < judged.size(); ++i)
+      if (!(report.cases[at[i]].verdict == other && other_p <= kComparisonAlpha)) out.push_back(judged[i]);
+    return out;
+  };
+  const std::vector<PassCase> for_slower = family(Verdict::Faster, s.faster_p), for_faster = family(Verdict::Slower, s.slower_p);
+  const double slower_p = for_slower.size() == judged.size() || for_slower.empty()
+                              ? s.slower_p : comparison_significance(for_slower, m, k, threshold).slower_p;
+  const double faster_p = for_faster.size() == judged.size() || for_faster.empty()
+                              ? s.faster_p : comparison_significance(for_faster, m, k, threshold).faster_p;
+  s.slower_p = slower_p;
+  s.faster_p = faster_p;
+  report.significance = s;
+  for (std::size_t i : at) {
+    CaseComparison& c = report.cases[i];
+    const double p = c.verdict == Verdict::Slower ? s.slower_p : c.verdict == Verdict::Faster ? s.faster_p : 0;
+    if (p <= kComparisonAlpha) continue;
+    c.note = printf_string("%s on its own runs, but not over the whole comparison: p = %.3f over %zu labellings of the passes (needs <= %.3f)",
+                           std::string(name_of(c.verdict)).c_str(), p, s.labellings, kComparisonAlpha);
+    c.verdict = Verdict::Ambiguous;
+  }
+}
+
 std::vector<SlowerRange> slower_ranges(const std::vector<CaseComparison>& cases) {
   std::vector<SlowerRange> out;
   for (const auto& [series, sizes] : series_sizes(cases)) {
@@ -181,15 +214,27 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
   const Side cur = gather_side(currents, current_origins, report.basis);
   for (const auto* notes : {&base.notes, &cur.notes}) report.notes.insert(report.notes.end(), notes->begin(), notes->end());
   const RunRule rule{options.threshold, options.run_noise};
+  report.baseline_passes = base.passes;
+  report.current_passes = cur.passes;
+  std::vector<PassCase> judged;
+  std::vector<std::size_t> judged_at;
   for (const auto& [key, b] : base.cases) {
     const auto it = cur.cases.find(key);
-    if (it == cur.cases.end()) report.only_in_baseline.push_back(describe(key));
-    else report.cases.push_back(compare_case(key, b, it->second, rule));
+    if (it == cur.cases.end()) {
+      report.only_in_baseline.push_back(describe(key));
+      continue;
+    }
+    report.cases.push_back(compare_case(key, b, it->second, rule));
+    if (report.cases.back().measured && !report.cases.back().widened) {
+      judged.push_back({&b.runs, &it->second.runs});
+      judged_at.push_back(report.cases.size() - 1);
+    }
   }
   for (const auto& [key, c] : cur.cases)
     if (!base.cases.count(key)) report.only_in_current.push_back(describe(key));
   if (report.cases.empty())
     throw InputError("the results files have no case in common (setting, collective, size, placement, type, op, ranks)");
+  apply_significance(report, judged, judged_at, options.threshold);
   demote_lone_sizes(report.cases, Verdict::Slower, rule);
   demote_lone_sizes(report.cases, Verdict::Faster, rule);
   report.slower_ranges = slower_ranges(report.cases);

@@ -2,7 +2,9 @@
 // Baselines vs currents, case by case (same setting, collective, size, placement, type, op, rank
 // count), on the spread between runs (tune/run_verdict.hpp): each side is one or more results
 // files (commtune's, a repeated sweep's, nccl-tests' JSON), every run of every file one figure.
-// Then consistency over sizes: a SLOWER (or FASTER) size with no neighbouring size of the same
+// Then the whole comparison's significance (tune/run_permutation.hpp): a SLOWER (FASTER) case
+// whose passes do not separate beyond what relabelling them gives by chance (p > 5%) becomes
+// AMBIGUOUS, so a sweep of many cases keeps its false-alarm rate. Then consistency over sizes: a SLOWER (or FASTER) size with no neighbouring size of the same
 // setting and collective alike keeps its verdict only on strong evidence, else it is AMBIGUOUS;
 // the SLOWER sizes are reported as ranges. A case that measured in the baseline but fails or
 // produces wrong data now is SLOWER. Different backends, or no case in common, is an InputError.
@@ -13,6 +15,7 @@
 #include "results/results_document.hpp"
 #include "tune/case_runs.hpp"
 #include "tune/provenance_diff.hpp"
+#include "tune/run_permutation.hpp"
 #include "tune/run_verdict.hpp"
 
 namespace commtune {
@@ -58,6 +61,9 @@ struct CompareReport {
   std::vector<SlowerRange> slower_ranges;
   std::vector<std::string> only_in_baseline, only_in_current;
   std::vector<std::string> notes;  // interrupted sweeps, widened verdicts, cases left out
+  // The whole comparison's permutation test over passes (absent: every case was widened).
+  std::optional<Significance> significance;
+  std::size_t baseline_passes = 0, current_passes = 0;
   std::size_t count(Verdict v) const;
   bool regression() const { return count(Verdict::Slower) > 0; }
   bool any_widened() const;

@@ -9,7 +9,7 @@
 // Why it holds for small N: with m baseline and k current runs of the same code, each ordering of
 // the m + k runs is equally likely, so all k current runs land above all m baseline runs with
 // probability 1 / C(m + k, k) (a rank test), before the threshold even widens the bar. When the
-// runs are too few for that to reach 5% (C(m + k, k) < 20: a single-run side, 2 + 2, ...), the
+// runs are too few for that to reach 2.5% (C(m + k, k) < 40: a single-run side, 3 + 3, ...), the
 // baseline band is widened by a default between-run noise (`run_noise`), so such a verdict
 // comes out AMBIGUOUS rather than SLOWER unless the change is far beyond that noise.
 #include <cstddef>
@@ -25,8 +25,12 @@ std::string_view name_of(Verdict v);
 // of six back-to-back host sweeps on a quiet machine (docs/compare.md has what
 // scripts/bench-compare-noise.sh measured here, on a loaded one); --run-noise overrides it.
 inline constexpr double kDefaultRunNoise = 0.25;
-// Least number of orderings (C(m + k, k)) for the rank argument alone to keep false alarms <= 5%.
-inline constexpr double kRankOrderings = 20;
+// The whole comparison's false-alarm rate (tune/run_permutation.hpp): 2.5%, so that a CI gate's
+// rate stays under 5% with room for the launch-to-launch drift that no pass inside one file shows.
+inline constexpr double kComparisonAlpha = 0.025;
+// Least number of orderings (C(m + k, k)) for the rank argument alone to reach that rate: 4 + 4
+// runs (70), 5 + 3 (56), 7 + 2 (36 is too few: 8 + 2 = 45).
+inline constexpr double kRankOrderings = 1 / kComparisonAlpha;
 // A lone size (no neighbouring size of the same setting and collective also SLOWER) stays SLOWER
 // only when even the low end of its change interval is this many thresholds above zero.
 inline constexpr double kLoneSizeFactor = 3;
@@ -34,6 +38,7 @@ inline constexpr double kLoneSizeFactor = 3;
 struct CaseRuns {
   std::vector<double> run_us;        // one figure per run, > 0
   double ci_low = 0, ci_high = 0;    // one run: its median's interval (0: unknown, the figure itself)
+  std::vector<std::size_t> pass;     // which pass of its side each run came from (tune/run_permutation.hpp)
 };
 
 struct RunRule {

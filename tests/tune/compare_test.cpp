@@ -103,5 +103,28 @@ TEST(Compare, GoldenMarkdownAndJson) {
   expect_golden("tune/compare.json", js.str());
 }
 
+TEST(Compare, GoldenMarkdownAndJsonOfRepeatedRuns) {
+  // Four runs a side (each case's median x 0.99, 1, 1.01, 1.02): judged on the runs' spread, with
+  // the whole comparison's permutation test over the 4 + 4 passes in the report.
+  const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  ResultsDocument small = base, small_current = current_run(base);
+  const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
+  for (ResultsDocument* d : {&small, &small_current}) {
+    std::erase_if(d->cases, [&](const CaseResult& r) { return !keep(r); });
+    for (auto& r : d->cases)
+      for (double f : {0.99, 1.0, 1.01, 1.02}) r.run_medians_us.push_back(r.time_us.median * f);
+  }
+  const CompareReport report = compare_results(small, small_current, CompareOptions{0.05});
+  EXPECT_FALSE(report.any_widened());
+  ASSERT_TRUE(report.significance.has_value());
+  EXPECT_EQ(report.significance->labellings, 70u);
+  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Slower);
+  std::ostringstream md, js;
+  write_compare_markdown(report, md);
+  write_compare_json(report, js);
+  expect_golden("tune/compare-repeated.md", md.str());
+  expect_golden("tune/compare-repeated.json", js.str());
+}
+
 }  // namespace
 }  // namespace commtune

@@ -48,11 +48,11 @@ TEST(RunVerdict, AaFalseAlarmsAtMostFivePercentWithThreeRunsEachSide) {
 
 TEST(RunVerdict, FindsAClearSlowdownInAtLeast95Percent) {
   const RunRule rule{0.05, kDefaultRunNoise};
-  // +60% against a 10% spread: every current run above the slowest baseline run.
-  EXPECT_GE(count_verdicts(3, 3, 0.10, 0.60, Verdict::Slower, rule, 5), kTrials * 95 / 100);
+  // +60% against a 10% spread, 4 runs a side: every current run above the slowest baseline run.
+  EXPECT_GE(count_verdicts(4, 4, 0.10, 0.60, Verdict::Slower, rule, 5), kTrials * 95 / 100);
   EXPECT_GE(count_verdicts(5, 5, 0.05, 0.30, Verdict::Slower, rule, 6), kTrials * 95 / 100);
   // The mirror image.
-  EXPECT_GE(count_verdicts(3, 3, 0.10, -0.40, Verdict::Faster, rule, 7), kTrials * 95 / 100);
+  EXPECT_GE(count_verdicts(4, 4, 0.10, -0.40, Verdict::Faster, rule, 7), kTrials * 95 / 100);
 }
 
 TEST(RunVerdict, AShiftInsideTheSpreadIsNotSlower) {
@@ -81,8 +81,9 @@ TEST(RunVerdict, SingleRunSidesAreWidenedAndPreferAmbiguous) {
 TEST(RunVerdict, TwoAndTwoRunsAreWidenedThreeAndThreeAreNot) {
   const RunRule rule{0.05, 0.25};
   EXPECT_TRUE(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{150, 151}}, rule).widened);
-  EXPECT_FALSE(judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);
-  EXPECT_EQ(judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).verdict, Verdict::Slower);
+  EXPECT_TRUE(judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);  // C(6, 3) = 20 < 40
+  EXPECT_FALSE(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).widened);
+  EXPECT_EQ(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).verdict, Verdict::Slower);
   EXPECT_EQ(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{120, 121}}, rule).verdict, Verdict::Ambiguous);
 }
 
@@ -125,12 +126,12 @@ TEST(RunVerdict, WholeSeriesAaFalseAlarmsAtMostFivePercent) {
 
 TEST(RunVerdict, WholeSeriesPowerAtLeast95Percent) {
   // The three largest sizes 80% slower: found (exit 1) in at least 95% of comparisons.
-  EXPECT_GE(regressions(3, 0.05, 0.10, 0.80, 1u << 20, 13), kTrials * 95 / 100);
+  EXPECT_GE(regressions(4, 0.05, 0.10, 0.80, 1u << 20, 13), kTrials * 95 / 100);
 }
 
 TEST(RunVerdict, ALoneSizeNeedsStrongEvidenceAndRangesSpanNeighbours) {
   std::mt19937 rng(14);
-  const ResultsDocument base = series_run(rng, 3, 0, 0.01, 0, 0);
+  const ResultsDocument base = series_run(rng, 4, 0, 0.01, 0, 0);
   ResultsDocument cur = base;
   const auto scale = [&](std::uint64_t bytes, double factor) {
     for (auto& c : cur.cases)
