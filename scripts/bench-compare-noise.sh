@@ -19,19 +19,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 commtune=$build/commtune
 sweeps=${SWEEPS:-6} repeat=${REPEAT:-4} singles=${SINGLES:-6} np=${NP:-4}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# KEEP=DIR keeps the sweeps' files there (and, when they are there already, only compares them again).
+if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 sweep() {  # OUT [--repeat R]
   local out=$1; shift
   "$here/mpirun.sh" -np "$np" "$commtune" sweep --backend mpi -b 256K -e 4M --collectives allreduce --out "$out" "$@" > /dev/null 2>&1
 }
 start=$(date +%s)
-for i in $(seq "$sweeps"); do
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+[ -e "$work/single-$singles.json" ] || for i in $(seq "$sweeps"); do
   sweep "$work/same-$i.json" --repeat "$repeat"
   OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=1 sweep "$work/slow-$i.json" --repeat "$repeat"
 done
-for i in $(seq "$singles"); do sweep "$work/single-$i.json"; done
-echo "# bench-compare-noise: $sweeps sweeps x --repeat $repeat, $sweeps forced basic_linear, $singles single-run sweeps; $np ranks; $(( $(date +%s) - start )) s"
+[ -e "$work/single-$singles.json" ] || for i in $(seq "$singles"); do sweep "$work/single-$i.json"; done
+echo "# bench-compare-noise: $sweeps sweeps x --repeat $repeat, $sweeps forced basic_linear, $singles single-run sweeps; $np ranks; $(( $(date +%s) - start )) s; load average $load_before before, $(cut -d' ' -f1 /proc/loadavg) after"
 exec python3 - "$commtune" "$work" "$sweeps" "$singles" <<'PY'
 import itertools, json, statistics, subprocess, sys
 commtune, work, sweeps, singles = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -60,7 +61,6 @@ for key, values in runs.items():
 def p95(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(0.95 * len(values)))]
-print(f"load average before: {open('/proc/loadavg').read().split()[0]}")
 print(f"between-run noise (p95 |run median / case median - 1|): across sweeps {p95(across):.1%}, within one sweep {p95(within):.1%}")
 # Where the slow algorithm is slower: its median over every run beyond the default threshold.
 slow_runs = {}

@@ -13,6 +13,7 @@ target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/nccl_choice_tune_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/run_verdict_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/run_permutation_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/launch_tune_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/repeat_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/nccl_tests_json_test.cpp
 )

@@ -1,7 +1,10 @@
 #pragma once
-// `commtune tune RESULTS.json`: the tuner's verdict on a results file (printed), and the
-// recommendation file that `commtune export` reads (--out).
+// `commtune tune RESULTS.json [MORE.json ...]`: the tuner's verdict on a results file (printed),
+// and the recommendation file that `commtune export` reads (--out). Several files are launches of
+// the same sweep (results/launch_merge.hpp): a winner must then beat the default in every run of
+// every launch, not only on the pooled samples.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -10,7 +13,7 @@
 namespace commtune {
 
 struct TuneCommandOptions {
-  std::string results_path;
+  std::vector<std::string> results_paths;
   std::string out_path;  // recommendation JSON; empty: none
   bool force = false;    // replace --out if it exists
   bool allow_incomplete = false;  // tune an interrupted sweep's finished cases (said in every output)

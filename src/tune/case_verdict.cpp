@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tune/comparison.hpp"
+#include "tune/run_verdict.hpp"
 
 namespace commtune {
 namespace {
@@ -12,6 +13,15 @@ const CaseResult* same_placement(const std::vector<const CaseResult*>& cases, Pl
   for (const CaseResult* r : cases)
     if (r->spec.placement == p) return r;
   return nullptr;
+}
+
+// Between launches (a repeated sweep, or several results files): with runs on both sides, every
+// candidate run must be faster than the default's fastest run by the same practical threshold
+// (tune/run_verdict.hpp's rule, without widening: the pooled rule above guards a side of few runs).
+Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Comparison& c, double min_margin) {
+  if (base.run_medians_us.size() < 2 || cand.run_medians_us.size() < 2) return Verdict::Same;
+  const RunRule rule{practical_threshold(c, min_margin), 0};
+  return judge_runs(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, rule).verdict;
 }
 
 }  // namespace
@@ -27,7 +37,10 @@ CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const Si
     const CaseResult* cand = same_placement(cases, base->spec.placement);
     if (!cand || base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return CaseVerdict{};
     const Comparison c = compare_stats(base->time_us, cand->time_us);
-    v.faster = v.faster && clearly_faster(c, min_margin);
+    const Verdict runs = runs_verdict(*base, *cand, c, min_margin);
+    const bool runs_agree = base->run_medians_us.size() < 2 || cand->run_medians_us.size() < 2 || runs == Verdict::Faster;
+    v.runs_overlap = v.runs_overlap || (clearly_faster(c, min_margin) && !runs_agree);
+    v.faster = v.faster && clearly_faster(c, min_margin) && runs_agree;
     v.slower = v.slower || clearly_slower(c, min_margin);
     v.noise_floor = std::max(v.noise_floor, c.noise_floor);
     if (gain_of(c) < v.gain) {

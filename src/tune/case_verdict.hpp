@@ -2,6 +2,9 @@
 // One candidate against the default at one (collective, size), over every placement measured:
 // faster only when it is clearly faster in each placement; slower when it is clearly slower in
 // any; the figures are those of the placement with the smallest gain (the conservative one).
+// With several runs a side (a repeated sweep, or launches merged by results/launch_merge.hpp),
+// faster also needs every candidate run below the default's fastest run by the practical
+// threshold: the between-run rule of compare (tune/run_verdict.hpp), judged on launches.
 #include <string>
 
 #include "tune/case_index.hpp"
@@ -15,6 +18,7 @@ struct CaseVerdict {
   double gain = 0;        // smallest time saved over placements (negative: slower)
   double default_us = 0, candidate_us = 0;
   double noise_floor = 0; // largest over placements
+  bool runs_overlap = false;  // faster on the pooled samples, but its runs do not all beat the default's
 };
 
 CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key, double min_margin);

@@ -41,11 +41,14 @@ void note_unrecorded_choices(const ResultsDocument& sweep, Recommendation& rec) 
       rec.notes.push_back("NCCL's own choice " + describe(*c.nccl_choice));
 }
 
-std::string no_winner_reason(const CaseIndex& index, const SizeKey& key) {
+std::string no_winner_reason(const CaseIndex& index, const SizeKey& key, double margin) {
   const auto names = index.candidates(key);
   if (names.empty()) return "no other setting measured here";
   if (std::all_of(names.begin(), names.end(), [&](const auto& n) { return index.disqualified().count(n) > 0; }))
     return "every other setting failed or produced wrong data somewhere";
+  for (const auto& name : names)
+    if (!index.disqualified().count(name) && judge(index, name, key, margin).runs_overlap)
+      return "no setting is clearly faster: " + name + " is faster on the pooled samples, but its runs do not all beat the default's";
   return "no setting is clearly faster (disjoint CIs and a gain above max(margin, noise floor))";
 }
 
@@ -53,7 +56,7 @@ SizeDecision decide_size(const CaseIndex& sweep, const CaseIndex* confirm, const
   SizeDecision d{key.collective, key.bytes, "", 0, 0, 0, false, "", recorded_choice_at(sweep, key)};
   const std::vector<Ranked> in_sweep = winners_at(sweep, key, margin);
   if (in_sweep.empty()) {
-    d.reason = no_winner_reason(sweep, key);
+    d.reason = no_winner_reason(sweep, key, margin);
     return d;
   }
   const std::vector<Ranked> chosen = confirm ? winners_at(*confirm, key, margin) : in_sweep;
