@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 build_dir=${COMMTUNE_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${COMMTUNE_FUZZ_SECONDS:-60}
 jobs=${COMMTUNE_JOBS:-$(nproc)}
-CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOMMTUNE_BUILD_FUZZERS=ON \
+CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCOMMTUNE_BUILD_FUZZERS=ON \
   -DCOMMTUNE_BUILD_TESTS=OFF -DCOMMTUNE_WITH_NCCL=OFF > /dev/null
 cmake --build "$build_dir" -j "$jobs" --target commtune_fuzzers
 work=$(mktemp -d)

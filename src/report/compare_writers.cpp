@@ -74,7 +74,7 @@ void write_rule(const CompareReport& report, std::ostream& out) {
         << (report.baseline_runs <= 1 ? "a single-run baseline" : "fewer than " + printf_string("%.0f", kRankOrderings) +
                                                                       " orderings of baseline and current runs")
         << "): the baseline's range is widened by the default between-run noise of " << format_percent(report.run_noise)
-        << " (--run-noise), so a change inside that noise is AMBIGUOUS, not SLOWER. Run `commtune sweep --repeat 3` (or "
+        << " (--run-noise), so a change inside that noise is AMBIGUOUS, not SLOWER. Run `commtune sweep --repeat 4` (or "
            "more) for both sides.\n\n";
   if (report.significance) {
     const Significance& g = *report.significance;
