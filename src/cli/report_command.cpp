@@ -1,0 +1,39 @@
+#include "cli/report_command.hpp"
+
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "report/html_report.hpp"
+#include "report/output_file.hpp"
+#include "report/report_input.hpp"
+
+namespace commtune {
+namespace {
+
+std::string command_line(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) out += (i ? " " : "") + std::string(argv[i]);
+  return out;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, ReportCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "report", "One self-contained HTML report with the plots of results, recommendations, compare and doctor reports");
+  cmd->add_option("files", o.inputs, "Results JSON, RESULTS.tune.json, compare --format json output, doctor --json output")->required();
+  cmd->add_option("--out", o.out_path, "The HTML file to write")->required();
+  cmd->add_flag("--force", o.force, "Replace --out if it exists (never an input, never through a symbolic link)");
+}
+
+int run_report_command(const ReportCommandOptions& o, int argc, char** argv) {
+  const OutputPolicy policy{o.force, o.inputs};
+  check_output_path(o.out_path, policy);  // before reading: refuse early
+  std::vector<ReportInput> inputs;
+  for (const auto& path : o.inputs) inputs.push_back(load_report_input(path));
+  write_output_file(o.out_path, html_report(inputs, command_line(argc, argv)), policy);
+  std::cerr << "commtune: report written to " << o.out_path << "\n";
+  return 0;
+}
+
+}  // namespace commtune
