@@ -26,6 +26,7 @@ double nice_step(double span, std::size_t max_ticks) {
 
 // A tick's value with the decimals its step needs and no more: 0.02, 0.04 (not 0.0200).
 std::string tick_text(double v, double step) {
+  if (v == 0) return "0";
   const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", std::min(decimals, 12), v);

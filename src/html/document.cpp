@@ -12,15 +12,15 @@ constexpr const char* kStyle = R"(
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;max-width:1000px;padding:0 16px 48px;color:#1a1a1a;background:#fff;line-height:1.4}
 h1{font-size:1.6em;margin:24px 0 8px}h2{font-size:1.3em;border-bottom:2px solid #ddd;padding-bottom:4px;margin-top:32px}h3{font-size:1.05em;margin:16px 0 4px}
 nav ul{padding-left:20px;margin:4px 0}.provenance{background:#f6f6f6;border:1px solid #ddd;padding:8px 12px;border-radius:4px}
-table{border-collapse:collapse;font-size:0.85em;margin:6px 0}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-table.provenance-facts{width:100%;table-layout:fixed}table.provenance-facts td:first-child{width:11em}
+table{border-collapse:collapse;font-size:0.85em;margin:6px 0}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+table.provenance-facts{width:100%;table-layout:fixed}table.provenance-facts td{overflow-wrap:anywhere}table.provenance-facts td:first-child{width:11em}
 th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}
 svg.plot{max-width:100%;height:auto;display:block;font-size:11px}svg .grid{stroke:#e4e4e4}svg .tick-mark{stroke:#555}
 svg .plot-area{fill:none;stroke:#888}svg .axis-title{font-size:12px;font-weight:bold}
 figure.plot-figure{margin:12px 0 24px;break-inside:avoid;page-break-inside:avoid}figcaption p.alt{margin:4px 0;color:#333}
 summary{cursor:pointer;color:#0b57a4}.verdict-FASTER{color:#0072B2;font-weight:bold}.verdict-SLOWER{color:#D55E00;font-weight:bold}
 .verdict-AMBIGUOUS{color:#9a6a00;font-weight:bold}.severity-critical{color:#D55E00;font-weight:bold}.severity-warning{color:#9a6a00;font-weight:bold}
-.note{color:#555;font-style:italic}footer{margin-top:40px;color:#777;font-size:0.8em}
+.note{color:#555;font-style:italic}table.findings td:nth-child(-n+3){white-space:nowrap}footer{margin-top:40px;color:#777;font-size:0.8em}
 @media print{body{max-width:none;padding:0}nav{display:none}h2{break-before:auto}a{color:inherit;text-decoration:none}summary{color:inherit}}
 )";
 

@@ -10,7 +10,7 @@
 namespace commtune::html {
 namespace {
 
-constexpr double kLabelWidth = 140, kTop = 110, kScaleHeight = 40;
+constexpr double kLabelWidth = 140, kScaleHeight = 40;
 
 struct Range {
   double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
@@ -25,6 +25,13 @@ Range range_of(const Heatmap& map) {
   return r;
 }
 
+// Room above the grid for the column names, written at 45 degrees.
+double top_of(const Heatmap& map) {
+  std::size_t longest = 0;
+  for (const auto& name : map.names) longest = std::max(longest, name.size());
+  return 24 + static_cast<double>(std::min<std::size_t>(longest, 24)) * 5;
+}
+
 double cell_size(std::size_t n) { return std::clamp(560.0 / static_cast<double>(std::max<std::size_t>(n, 1)), 14.0, 72.0); }
 
 std::string label(double x, double y, const std::string& anchor, const std::string& text, const std::string& extra = "") {
@@ -33,9 +40,10 @@ std::string label(double x, double y, const std::string& anchor, const std::stri
 }
 
 std::string cell(const Heatmap& map, const Range& r, std::size_t i, std::size_t j, double size) {
+  const double top = top_of(map);
   const auto& v = map.values[i][j];
   if (!v) return "";
-  const double x = kLabelWidth + static_cast<double>(j) * size, y = kTop + static_cast<double>(i) * size;
+  const double x = kLabelWidth + static_cast<double>(j) * size, y = top + static_cast<double>(i) * size;
   const double t = r.at(*v);
   std::string out = "<rect class=\"cell\" x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" width=\"" +
                     coordinate(size - 1) + "\" height=\"" + coordinate(size - 1) + "\" fill=\"" + ramp_colour(t) + "\"><title>" +
@@ -47,11 +55,12 @@ std::string cell(const Heatmap& map, const Range& r, std::size_t i, std::size_t 
 }
 
 std::string names(const Heatmap& map, double size) {
+  const double top = top_of(map);
   std::string out;
   for (std::size_t i = 0; i < map.names.size(); ++i) {
     const double offset = static_cast<double>(i) * size + size / 2;
-    out += label(kLabelWidth - 6, kTop + offset + 4, "end", map.names[i]);
-    const double x = kLabelWidth + offset, y = kTop - 6;
+    out += label(kLabelWidth - 6, top + offset + 4, "end", map.names[i]);
+    const double x = kLabelWidth + offset, y = top - 6;
     out += label(x, y, "start", map.names[i], " transform=\"rotate(-45 " + coordinate(x) + " " + coordinate(y) + ")\"");
   }
   return out;
@@ -74,7 +83,8 @@ std::string colour_scale(const Range& r, double y, const std::string& unit) {
 std::string render_heatmap(const Heatmap& map) {
   const std::size_t n = map.names.size();
   const double size = cell_size(n), grid = size * static_cast<double>(n);
-  const double width = std::max(kLabelWidth + grid + 20, 420.0), height = kTop + grid + 16 + kScaleHeight;
+  const double top = top_of(map);
+  const double width = std::max(kLabelWidth + grid + 20, 420.0), height = top + grid + 16 + kScaleHeight;
   const Range r = range_of(map);
   std::size_t cells = 0;
   std::string body;
@@ -88,7 +98,7 @@ std::string render_heatmap(const Heatmap& map) {
          coordinate(height) + "\" width=\"" + coordinate(width) + "\" height=\"" + coordinate(height) +
          "\" role=\"img\" data-cells=\"" + std::to_string(cells) + "\"><title>" + escape(map.title) + "</title><desc>" +
          escape(map.description) + "</desc>" + names(map, size) + "<g class=\"data\">" + body + "</g>" +
-         colour_scale(r, kTop + grid + 12, map.unit) + "</svg>";
+         colour_scale(r, top + grid + 12, map.unit) + "</svg>";
 }
 
 }  // namespace commtune::html

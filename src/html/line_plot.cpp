@@ -50,8 +50,14 @@ std::string series_group(const Frame& f, const LinePlot& plot, std::size_t index
          (plot.bands ? band(f, s, series_colour(index)) : "") + polyline(f, s, index) + markers(f, s, index) + "</g>";
 }
 
+// A reference above the y axis's range is named at the top of the plot instead of drawn, so that
+// the data keep the plot's height.
 std::string reference(const Frame& f, const ReferenceLine& r) {
-  const double y = f.py(r.y), x2 = f.left + f.plot_width();
+  const double x2 = f.left + f.plot_width();
+  if (r.y > f.y.hi)
+    return "<g class=\"reference off-scale\"><text x=\"" + coordinate(x2 - 4) + "\" y=\"" + coordinate(f.top + 14) +
+           "\" text-anchor=\"end\">" + escape("\u2191 " + r.label + " (above the plot)") + "</text></g>";
+  const double y = f.py(r.y);
   return "<g class=\"reference\"><line x1=\"" + coordinate(f.left) + "\" y1=\"" + coordinate(y) + "\" x2=\"" +
          coordinate(x2) + "\" y2=\"" + coordinate(y) + "\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"10 4\"/>"
          "<text x=\"" + coordinate(x2 - 4) + "\" y=\"" + coordinate(y - 5) + "\" text-anchor=\"end\">" + escape(r.label) +

@@ -24,7 +24,7 @@ struct PlotSeries {
 
 struct ReferenceLine {
   double y = 0;
-  std::string label;  // drawn above the line, at the right end
+  std::string label;  // drawn above the line, at the right end; above the y range: named at the top
 };
 
 struct LinePlot {

@@ -16,6 +16,8 @@ namespace commtune {
 namespace {
 
 using html::PlotPoint;
+
+constexpr double kCeilingScaleFactor = 3;
 using html::PlotSeries;
 
 // The placement the plots draw: out-of-place where the file has it (nccl-tests' first columns).
@@ -140,7 +142,9 @@ std::string busbw_figure(const ResultsDocument& doc, const std::string& path, Co
   const auto series = series_of(cases, setting_order(doc, cases), recommended, UINT64_MAX, busbw_point);
   const std::optional<Ceiling> ceiling = ceiling_of(doc.provenance);
   Extent e = extent_of(series);
-  if (ceiling) e.y_hi = std::max(e.y_hi, ceiling->gbps);
+  // The ceiling is drawn to scale unless far above every point (host memory against a slow
+  // network): then it is named at the top, and the curves keep the plot's height.
+  if (ceiling && ceiling->gbps <= kCeilingScaleFactor * e.y_hi) e.y_hi = std::max(e.y_hi, ceiling->gbps);
   html::LinePlot plot{std::string(name_of(collective)) + ": busbw against size", "",
                       html::fitted_axis(html::Scale::Log2Bytes, e.x_lo, e.x_hi, "message size"),
                       html::fitted_axis(html::Scale::Linear, 0, e.y_hi * 1.05, "busbw (GB/s)"), series, {}};
