@@ -78,8 +78,12 @@ std::vector<PlotSeries> series_of(const std::vector<const CaseResult*>& cases, c
   for (const auto& name : order) {
     PlotSeries s{name, {}, name == kDefaultSettingName || name == recommended,
                  name == recommended ? "(recommended)" : ""};
-    for (const auto* c : cases)
-      if (c->setting == name && c->spec.bytes <= max_bytes) s.points.push_back(to_point(*c));
+    for (const auto* c : cases) {
+      if (c->setting != name || c->spec.bytes > max_bytes) continue;
+      s.points.push_back(to_point(*c));
+      // Fast but wrong is no candidate: the legend says so (the tuner never recommends it).
+      if (c->status == CaseStatus::WrongData) s.note = "(WRONG DATA)";
+    }
     if (!s.points.empty()) out.push_back(std::move(s));
   }
   return out;
