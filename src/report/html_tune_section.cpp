@@ -37,7 +37,7 @@ std::string chose_text(const SizeDecision& d) { return d.nccl_chose ? describe(*
 html::Bar bar_of(const SizeDecision& d, const std::vector<std::string>& winners) {
   const std::string size = html::binary_size(static_cast<double>(d.bytes));
   if (d.winner.empty())
-    return {static_cast<double>(d.bytes), 0, 0, 0, 0, "#999999", true, kDefaultSettingName,
+    return {static_cast<double>(d.bytes), 0, 0, 0, 0, "#999999", false, kDefaultSettingName,
             size + ": the default stays (" + d.reason + "); NCCL chose " + chose_text(d)};
   return {static_cast<double>(d.bytes), 0, d.gain * 100, 0, 0, colour_of(winners, d.winner), !d.confirmed, d.winner,
           size + ": " + d.winner + " saves " + html::number(d.gain * 100, 3) + "% (" + html::number(d.default_us, 4) + " -> " +

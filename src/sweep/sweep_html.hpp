@@ -12,7 +12,7 @@ namespace commtune {
 // `recommendation_path` may be empty (no tuning). `provenance` gives the sweep's command line.
 void write_sweep_html(const std::string& results_path, const std::string& recommendation_path, const nlohmann::json& provenance);
 
-// RESULTS.json -> RESULTS.html (RESULTS.html.1, ... where taken).
+// RESULTS.json -> RESULTS.html (RESULTS.1.html, ... where taken).
 std::string html_report_path(const std::string& results_path);
 
 }  // namespace commtune
