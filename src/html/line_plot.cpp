@@ -27,7 +27,10 @@ std::string band(const Frame& f, const PlotSeries& s, const std::string& colour)
 
 std::string polyline(const Frame& f, const PlotSeries& s, std::size_t index) {
   std::string points;
-  for (const auto& p : s.points) points += (points.empty() ? "" : " ") + point_text(f, p.x, p.y);
+  for (const auto& p : s.points) {
+    if (!points.empty()) points += ' ';
+    points += point_text(f, p.x, p.y);
+  }
   const std::string dash = series_dash(index);
   return "<polyline class=\"line\" points=\"" + points + "\" fill=\"none\" stroke=\"" + series_colour(index) +
          "\" stroke-width=\"" + (s.emphasised ? "3.5" : "1.5") + "\"" +
@@ -45,7 +48,8 @@ std::string markers(const Frame& f, const PlotSeries& s, std::size_t index) {
 
 std::string series_group(const Frame& f, const LinePlot& plot, std::size_t index) {
   const PlotSeries& s = plot.series[index];
-  return "<g class=\"series" + std::string(s.emphasised ? " emphasised" : "") + "\" data-name=\"" + escape(s.name) +
+  const std::string css_class = s.emphasised ? "series emphasised" : "series";
+  return "<g class=\"" + css_class + "\" data-name=\"" + escape(s.name) +
          "\" data-points=\"" + std::to_string(s.points.size()) + "\">" +
          (plot.bands ? band(f, s, series_colour(index)) : "") + polyline(f, s, index) + markers(f, s, index) + "</g>";
 }

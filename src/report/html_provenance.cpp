@@ -19,7 +19,10 @@ std::string fact_text(const json& v) {
   if (v.is_string()) return cut(v.get<std::string>());
   if (v.is_array() && std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); })) {
     std::string out;
-    for (const auto& e : v) out += (out.empty() ? "" : " ") + e.get<std::string>();
+    for (const auto& e : v) {
+      if (!out.empty()) out += ' ';
+      out += e.get<std::string>();
+    }
     return cut(out);
   }
   return cut(v.dump(-1, ' ', false, json::error_handler_t::replace));

@@ -15,7 +15,10 @@ namespace {
 std::string sweep_command(const nlohmann::json& provenance) {
   std::string out;
   if (provenance.is_object() && provenance.contains("argv") && provenance["argv"].is_array())
-    for (const auto& a : provenance["argv"]) out += (out.empty() ? "" : " ") + (a.is_string() ? a.get<std::string>() : a.dump());
+    for (const auto& a : provenance["argv"]) {
+      if (!out.empty()) out += ' ';
+      out += a.is_string() ? a.get<std::string>() : a.dump();
+    }
   return "written at the end of the sweep: " + out;
 }
 
