@@ -1,9 +1,12 @@
 #include "cli/report_command.hpp"
 
+#include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/tune_flags.hpp"
 #include "core/errors.hpp"
+#include "core/message_text.hpp"
 #include "report/html_report.hpp"
 #include "report/output_file.hpp"
 #include "report/report_input.hpp"
@@ -16,6 +19,16 @@ void require_complete(const ReportInput& input, bool allow_incomplete) {
   const auto* rec = std::get_if<Recommendation>(&input.content);
   if (rec && rec->incomplete && !allow_incomplete)
     throw InputError(input.path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to draw it anyway");
+}
+
+// One file twice would draw its plots twice, under the same element ids.
+void check_distinct(const std::vector<std::string>& paths) {
+  std::set<std::string> seen;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const std::string canonical = std::filesystem::weakly_canonical(p, ec).string();
+    if (!seen.insert(ec ? p : canonical).second) throw InputError("input file " + quote_text(p, 200) + " is given twice");
+  }
 }
 
 std::string command_line(int argc, char** argv) {
@@ -37,6 +50,7 @@ void add_report_command(CLI::App& app, ReportCommandOptions& o) {
 
 int run_report_command(const ReportCommandOptions& o, int argc, char** argv) {
   const OutputPolicy policy{o.force, o.inputs};
+  check_distinct(o.inputs);
   check_output_path(o.out_path, policy);  // before reading: refuse early
   std::vector<ReportInput> inputs;
   for (const auto& path : o.inputs) {
