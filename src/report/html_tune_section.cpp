@@ -58,6 +58,27 @@ html::Table size_table(const std::vector<const SizeDecision*>& sizes) {
   return t;
 }
 
+// "NCCL chose by itself: RING/LL from 8 B to 64 KiB, RING/SIMPLE from 128 KiB to 4 MiB." (runs of
+// neighbouring sizes with one recorded choice), or "" where nothing was recorded.
+std::string nccl_choice_words(const std::vector<const SizeDecision*>& sizes) {
+  std::string words, current;
+  std::uint64_t first = 0, last = 0;
+  const auto flush = [&] {
+    if (current.empty()) return;
+    if (!words.empty()) words += ", ";
+    words += current + (first == last ? " at " + html::binary_size(static_cast<double>(first))
+                                      : " from " + html::binary_size(static_cast<double>(first)) + " to " +
+                                            html::binary_size(static_cast<double>(last)));
+  };
+  for (const auto* d : sizes) {
+    const std::string choice = d->nccl_chose ? short_form(*d->nccl_chose) : "";
+    if (choice != current || choice.empty()) flush(), current = choice, first = d->bytes;
+    last = d->bytes;
+  }
+  flush();
+  return words.empty() ? "" : " NCCL chose by itself: " + words + ".";
+}
+
 std::string description(Collective collective, const std::vector<const SizeDecision*>& sizes) {
   std::size_t won = 0, confirmed = 0;
   double best = 0;
@@ -65,7 +86,8 @@ std::string description(Collective collective, const std::vector<const SizeDecis
     if (!d->winner.empty()) ++won, confirmed += d->confirmed ? 1 : 0, best = std::max(best, d->gain);
   return std::string(name_of(collective)) + ": " + std::to_string(won) + " of " + std::to_string(sizes.size()) +
          " size(s) have a winner over the default (" + std::to_string(confirmed) + " confirmed), the largest saving " +
-         html::number(best * 100, 3) + "%; at the other sizes the default stays. Faint bars: not confirmed.";
+         html::number(best * 100, 3) + "%; at the other sizes the default stays. Faint bars: not confirmed." +
+         nccl_choice_words(sizes);
 }
 
 std::string collective_figure(const Recommendation& rec, const std::string& path, Collective collective,

@@ -157,3 +157,37 @@ TEST(HtmlReport, AFileOfNoKnownKindIsRefusedNamingIt) {
 
 }  // namespace
 }  // namespace commtune
+
+namespace commtune {
+namespace {
+
+// The tuner's picture names what NCCL chose by itself, size range by size range, and draws one
+// bar per size: the winner's gain, faint where not confirmed, a mark where the default stays.
+TEST(HtmlTuneSection, ShowsWinnersTheirConfidenceAndWhatNcclChose) {
+  Recommendation rec;
+  rec.backend = "nccl";
+  rec.nranks = 8;
+  rec.settings = {Setting{"default", {}}, Setting{"ring-ll128", {}}};
+  const auto decision = [](std::uint64_t bytes, std::string winner, double gain, bool confirmed, NcclChoice chose) {
+    SizeDecision d;
+    d.bytes = bytes, d.winner = std::move(winner), d.gain = gain, d.confirmed = confirmed, d.nccl_chose = chose;
+    d.default_us = 10, d.winner_us = 10 * (1 - gain), d.reason = d.winner.empty() ? "no setting beats it" : "";
+    return d;
+  };
+  rec.sizes = {decision(1024, "", 0, false, recorded_choice("ring", "ll")),
+               decision(2048, "", 0, false, recorded_choice("ring", "ll")),
+               decision(4096, "ring-ll128", 0.12, true, recorded_choice("tree", "simple")),
+               decision(8192, "ring-ll128", 0.05, false, recorded_choice("tree", "simple"))};
+  const ReportInput input{"rec.json", rec};
+  const std::string page = html_report({input}, "test");
+  EXPECT_EQ(count(page, "<rect class=\"bar\""), 4u);
+  EXPECT_EQ(count(page, "data-category=\"default\""), 2u);
+  EXPECT_EQ(count(page, "data-category=\"ring-ll128\""), 2u);
+  EXPECT_EQ(count(page, "fill-opacity=\"0.35\""), 1u);  // the unconfirmed win
+  EXPECT_NE(page.find("NCCL chose by itself: RING/LL from 1 KiB to 2 KiB, TREE/SIMPLE from 4 KiB to 8 KiB."), std::string::npos);
+  EXPECT_NE(page.find("2 of 4 size(s) have a winner over the default (1 confirmed), the largest saving 12.0%"), std::string::npos);
+  EXPECT_NE(page.find("<td>confirmed by re-measure</td>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commtune
