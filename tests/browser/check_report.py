@@ -154,7 +154,7 @@ def problems_in_dom(facts, expect, minimum):
     return problems
 
 
-def check(browser, report, screenshot, expect, minimum, parts):
+def check(browser, report, screenshot, expect, minimum, parts, media):
     url = "file://" + os.path.abspath(report)
     target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -162,6 +162,7 @@ def check(browser, report, screenshot, expect, minimum, parts):
         browser.send(domain + ".enable", session=session)
     browser.send("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 900, "deviceScaleFactor": 1, "mobile": False},
                  session=session)
+    browser.send("Emulation.setEmulatedMedia", {"media": media}, session=session)
     browser.events.clear()
     browser.send("Page.navigate", {"url": url}, session=session)
     browser.wait_for("Page.loadEventFired", time.time() + TIMEOUT_S)
@@ -201,6 +202,7 @@ def main():
     parser.add_argument("--screenshot", required=True)
     parser.add_argument("--expect", action="append", default=[], type=counted, help="CSS=N: exactly N elements")
     parser.add_argument("--min", action="append", default=[], type=counted, help="CSS=N: at least N elements")
+    parser.add_argument("--media", default="screen", choices=("screen", "print"), help="the CSS media to emulate")
     parser.add_argument("--parts", type=int, default=0, metavar="PX", help="also write the page in pieces PX high (OUT-1.png, ...)")
     options = parser.parse_args()
     binary = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
@@ -210,7 +212,7 @@ def main():
     profile = tempfile.mkdtemp(prefix="commtune-browser-")
     browser = Browser(binary, profile)
     try:
-        problems = check(browser, options.report, options.screenshot, options.expect, options.min, options.parts)
+        problems = check(browser, options.report, options.screenshot, options.expect, options.min, options.parts, options.media)
     finally:
         browser.close()
         shutil.rmtree(profile, ignore_errors=True)
