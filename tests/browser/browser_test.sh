@@ -28,10 +28,10 @@ python3 "$check" "$work/fixtures.html" --screenshot "$shots/fixtures.png" \
   --expect 'tr.finding=3' --expect 'table.provenance-differences tr=2' --min 'rect.bar[data-category="SAME"]=1'
 
 # 2. A real host sweep: two settings (the default and a forced ring all-reduce), so it tunes too;
-#    the sweep writes sweep.html itself.
+#    the sweep writes sweep.html itself. Fixed iterations and four sizes keep it to a few seconds.
 read -r -a mpirun <<<"${COMMTUNE_MPIRUN:-mpirun --oversubscribe}"
-"${mpirun[@]}" -np 2 "$commtune" sweep --backend mpi --config "$src/configs/quick.json" -e 32K -f 8 \
-  --min-time 0.002 --max-time 0.01 --out "$work/sweep.json" >"$work/sweep.txt" 2>"$work/sweep.err"
+"${mpirun[@]}" -np 2 "$commtune" sweep --backend mpi --config "$src/configs/quick.json" -e 8K -f 8 \
+  -n 5 -w 1 --out "$work/sweep.json" >"$work/sweep.txt" 2>"$work/sweep.err"
 grep -q "report written to $work/sweep.html" "$work/sweep.err" || { cat "$work/sweep.err"; echo "FAIL: the sweep wrote no report"; exit 1; }
 python3 "$check" "$work/sweep.html" --screenshot "$shots/host-sweep.png" \
   --expect 'svg.line-plot=6' --expect 'figure[id$="allreduce-busbw"] g.series=2' \
