@@ -14,8 +14,8 @@
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/repeat_order.hpp"
-#include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_html.hpp"
+#include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_tuning.hpp"
 
 namespace commtune {

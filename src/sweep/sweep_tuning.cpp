@@ -21,7 +21,7 @@ std::string recommendation_path(const std::string& results_path) {
 }
 
 std::string publish(const std::string& results_path, const ResultsDocument& swept, const Recommendation& rec,
-             const std::optional<ResultsDocument>& confirmation) {
+                    const std::optional<ResultsDocument>& confirmation) {
   std::cout << "#\n";
   write_tune_summary(rec, std::cout);
   write_efficiency_summary(swept, std::cout);
