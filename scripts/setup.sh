@@ -9,6 +9,7 @@ packages=(build-essential cmake pkg-config git
           libgtest-dev
           clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer with ASan and UBSan (Debian 12: clang 14)
           python3   # the tuner's MPI tests and the bad-input corpus read JSON with it
+          chromium  # tests/browser: the HTML report opened in headless Chromium (DevTools over a pipe)
           # scripts/cluster.sh, the emulated cluster of the `cluster` tests: namespaces, veth, tc;
           # Slurm (slurmctld, slurmd, srun --mpi=pmix: its pmix plugin loads libpmix from libpmix-dev)
           iproute2 util-linux slurmctld slurmd slurm-client munge libpmix-dev)

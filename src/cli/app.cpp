@@ -9,6 +9,7 @@
 #include "cli/doctor_command.hpp"
 #include "cli/export_command.hpp"
 #include "cli/info_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/tune_command.hpp"
 #include "cli/worker_command.hpp"
@@ -56,6 +57,8 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
   add_compare_command(app, compare);
   DoctorCommandOptions doctor;
   add_doctor_command(app, doctor);
+  ReportCommandOptions report;
+  add_report_command(app, report);
   WorkerCommandOptions worker;
   add_worker_command(app, worker);
   // Under a launcher every rank runs this; only one should print a usage error.
@@ -78,6 +81,7 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     if (app.got_subcommand("export")) return run_export_command(export_options);
     if (app.got_subcommand("compare")) return run_compare_command(compare);
     if (app.got_subcommand("doctor")) return run_doctor_command(doctor, argc, argv);
+    if (app.got_subcommand("report")) return run_report_command(report, argc, argv);
     if (app.got_subcommand("worker")) return run_worker_command(worker, wiring.worker_engine);
   } catch (const ReportedError& e) {
     return e.exit_code();

@@ -148,6 +148,7 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
   cmd->add_flag("--graph", o.nccl.graph, "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
   cmd->add_option("--out", o.out_path, "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
+  cmd->add_flag("--no-report", o.no_report, "Write no HTML report (RESULTS.html, beside the results file) at the end");
 }
 
 SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
@@ -166,7 +167,7 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher()});
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(), !o.no_report});
 }
 
 }  // namespace commtune

@@ -26,6 +26,7 @@ struct SweepCommandOptions {
   double noise_target = 0, min_time = 0, max_time = 0;
   std::vector<std::string> settings;
   NcclRunOptions nccl;  // --ranks --emulate-nodes --init-timeout --case-timeout --graph
+  bool no_report = false;  // --no-report: no RESULTS.html at the end
   CLI::App* command = nullptr;  // to ask which flags were given
 };
 

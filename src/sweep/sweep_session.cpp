@@ -14,6 +14,7 @@
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/repeat_order.hpp"
+#include "sweep/sweep_html.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_tuning.hpp"
 
@@ -123,7 +124,9 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   const RunSummary summary = run_every_repeat(run, sink);
   sink.end(summary);
   if (control.rank() == 0) std::cerr << ("commtune: results written to " + written + "\n") << std::flush;
-  tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
+  const std::string recommendation =
+      tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
+  if (control.rank() == 0 && report.html_report) write_sweep_html(written, recommendation, report.provenance);
   return sweep_exit_code(summary);
 }
 

@@ -20,8 +20,8 @@ std::string recommendation_path(const std::string& results_path) {
   return unused_path((p.parent_path() / (p.stem().string() + ".tune.json")).string());
 }
 
-void publish(const std::string& results_path, const ResultsDocument& swept, const Recommendation& rec,
-             const std::optional<ResultsDocument>& confirmation) {
+std::string publish(const std::string& results_path, const ResultsDocument& swept, const Recommendation& rec,
+                    const std::optional<ResultsDocument>& confirmation) {
   std::cout << "#\n";
   write_tune_summary(rec, std::cout);
   write_efficiency_summary(swept, std::cout);
@@ -32,13 +32,14 @@ void publish(const std::string& results_path, const ResultsDocument& swept, cons
   const std::string path = recommendation_path(results_path);
   write_recommendation_file(path, doc, OutputPolicy{false, {results_path}});
   std::cerr << ("commtune: recommendation written to " + path + "\n") << std::flush;
+  return path;
 }
 
 }  // namespace
 
-void tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const std::string& results_path,
-                      const RunSummary& summary) {
-  if (!summary.complete || run.plan.settings.size() < 2) return;
+std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const std::string& results_path,
+                             const RunSummary& summary) {
+  if (!summary.complete || run.plan.settings.size() < 2) return "";
   const TuneOptions options;
   const bool root = run.control.rank() == 0;
   const std::vector<Finalists> finalists = root ? pick_finalists(swept, options) : std::vector<Finalists>{};
@@ -48,10 +49,10 @@ void tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const s
               << std::flush;
   const std::optional<ResultsDocument> confirmation =
       run_confirm_round(run, finalists, options.confirm_rounds);
-  if (!root) return;
+  if (!root) return "";
   const ResultsDocument empty_confirmation{kResultsSchemaVersion, swept.backend, {}, {}, run.plan.settings, {}, true};
   // Without finalists nothing can win, so an empty confirmation keeps that verdict explicit.
-  publish(results_path, swept, tune(swept, options, confirmation ? &*confirmation : &empty_confirmation), confirmation);
+  return publish(results_path, swept, tune(swept, options, confirmation ? &*confirmation : &empty_confirmation), confirmation);
 }
 
 }  // namespace commtune

@@ -10,6 +10,9 @@ Manifests hold one input per line, "NAME | NEEDLE | PAYLOAD" ('#' starts a comme
   results.txt          PAYLOAD: edits of base/results.json; run by tune, export and compare (both sides)
   nccl_tests.txt       PAYLOAD: edits of base/nccl-tests.json (nccl-tests' -J output); run by compare (both sides)
   recommendations.txt  PAYLOAD: edits of base/recommendation.json; run by export
+  compare_reports.txt  PAYLOAD: edits of base/compare.json (compare --format json); run by report
+  doctor_reports.txt   PAYLOAD: edits of base/doctor.json (doctor --json); run by report
+(results.txt's inputs are run by report as well.)
 For file inputs the message must also hold the file's path. Edits, joined by " ;; ":
   set PATH = JSON   (JSON may be raw:TEXT, written as is: raw:1e400)
   del PATH | dup PATH (append a copy of a list element) | sub OLD => NEW (in the file's text)
@@ -131,8 +134,9 @@ def materialize(inputs):
     """Writes every file input under `inputs`; returns {kind: [(name, needle, path)]}."""
     out = {}
     bases = {"results": os.path.join(BASE, "results.json"), "recommendations": os.path.join(BASE, "recommendation.json"),
-             "nccl_tests": os.path.join(BASE, "nccl-tests.json")}
-    for kind in ("configs", "results", "recommendations", "nccl_tests"):
+             "nccl_tests": os.path.join(BASE, "nccl-tests.json"), "compare_reports": os.path.join(BASE, "compare.json"),
+             "doctor_reports": os.path.join(BASE, "doctor.json")}
+    for kind in ("configs", "results", "recommendations", "nccl_tests", "compare_reports", "doctor_reports"):
         os.makedirs(os.path.join(inputs, kind), exist_ok=True)
         out[kind] = []
         for name, needle, payload in read_manifest(kind + ".txt"):
@@ -223,7 +227,8 @@ def jobs_for(runner, files, cli_manifest):
         runs = [["tune", path, "--out", "rec.json"],
                 ["export", path, "--format", "all", "--out-dir", "exported"],
                 ["compare", path, base_results, "--out", "compare.md"],
-                ["compare", base_results, path, "--format", "json", "--out", "compare.json"]]
+                ["compare", base_results, path, "--format", "json", "--out", "compare.json"],
+                ["report", path, "--out", "report.html"]]
         jobs += [(f"results:{name}:{args[0]}", args, [needle, path]) for args in runs]
     for name, needle, path in files["nccl_tests"]:
         runs = [["compare", path, base_results, "--out", "compare.md"],
@@ -233,6 +238,9 @@ def jobs_for(runner, files, cli_manifest):
         runs = [["export", path, "--format", "shell", "--out", "env.sh"],
                 ["export", path, "--format", "all", "--out-dir", "exported"]]
         jobs += [(f"recommendations:{name}:{args[2]}", args, [needle, path]) for args in runs]
+    for kind in ("compare_reports", "doctor_reports"):
+        for name, needle, path in files[kind]:
+            jobs.append((f"{kind}:{name}", ["report", base_results, path, "--out", "report.html"], [needle, path]))
     return jobs
 
 

@@ -1,0 +1,14 @@
+#pragma once
+// A doctor report drawn: healthy or not, the pairwise bandwidth matrix as a heatmap (latency in
+// its numbers), the path's ceiling, and the findings, most severe first, with their evidence and
+// what to do.
+#include <string>
+
+#include "html/document.hpp"
+#include "report/doctor_report_json.hpp"
+
+namespace commtune {
+
+html::Section doctor_section(const DoctorDocument& doc, const std::string& path);
+
+}  // namespace commtune
