@@ -167,7 +167,7 @@ TEST(HtmlTuneSection, ShowsWinnersTheirConfidenceAndWhatNcclChose) {
   Recommendation rec;
   rec.backend = "nccl";
   rec.nranks = 8;
-  rec.settings = {Setting{"default", {}}, Setting{"ring-ll128", {}}};
+  rec.settings = {Setting{"default", "", {}, {}}, Setting{"ring-ll128", "", {}, {}}};
   const auto decision = [](std::uint64_t bytes, std::string winner, double gain, bool confirmed, NcclChoice chose) {
     SizeDecision d;
     d.bytes = bytes, d.winner = std::move(winner), d.gain = gain, d.confirmed = confirmed, d.nccl_chose = chose;
