@@ -80,5 +80,24 @@ TEST(EfficiencyWriters, ResultsCarryEachCasesEfficiencyAndReadBack) {
   fs::remove_all(dir);
 }
 
+TEST(EfficiencyWriters, AnEfficiencyFarAboveTheCeilingReadsBack) {
+  // A one-rank broadcast moves nothing (busbw from a near-zero time), and a host copy ceiling
+  // measured on a busy machine can be low: the sweep writes 100x the ceiling, its reader takes it.
+  const fs::path dir = fs::temp_directory_path() / ("commtune-eff-high-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const Plan plan = two_size_plan();
+  JsonResultsWriter writer((dir / "r.json").string());
+  nlohmann::json provenance = provenance_with_ceiling();
+  provenance["ceiling"]["gbps"] = 0.004;  // 1000x below the busbw of these cases
+  writer.begin(RunHeader{plan, "mpi", provenance});
+  for (const auto& r : results_of(plan)) writer.case_finished(r);
+  writer.end(RunSummary{});
+  const ResultsDocument doc = load_results(writer.path());
+  ASSERT_FALSE(doc.cases.empty());
+  EXPECT_GT(doc.cases.front().busbw_gbps / 0.004, 100);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace commtune
