@@ -85,7 +85,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
-  return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner, grace});
+  return run_sweep_session(plan, *backend, control, SweepReport{launch.out_path, provenance, banner, grace, launch.resume_path});
 }
 
 int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {
