@@ -48,16 +48,24 @@ class Race {
       auto& alive = alive_[key_of(c)];
       if (alive.empty() || alive.back() != c.setting_index) alive.push_back(c.setting_index);
     }
+    for (const auto& [key, settings] : alive_) contestants_[key] = settings.size();
   }
 
-  // Returns false when interrupted.
+  // Returns false when interrupted. Round 0 also measures the sizes with one setting only, with
+  // the full sampling: there is nothing to race for, so they are measured once, as exhaustively.
   bool run_round(std::size_t round, ResultSink& display) {
-    const Plan plan = round_plan(round);
-    if (plan.cases.empty()) return true;
-    display.round_started(round, rounds(), plan.cases.size());
-    RoundSink sink(display, rounds_);
-    if (!run_sweep(run_.with_plan(plan), sink).complete) return false;
-    judge_round(plan, round + 1 == rounds());
+    std::vector<Plan> plans{round_plan(round, false)};
+    if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
+    Plan judged = plans.back();
+    judged.cases.clear();
+    for (const Plan& plan : plans) {
+      if (plan.cases.empty()) continue;
+      display.round_started(round, rounds(), plan.cases.size());
+      RoundSink sink(display, rounds_);
+      if (!run_sweep(run_.with_plan(plan), sink).complete) return false;
+      judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());
+    }
+    judge_round(judged, round + 1 == rounds());
     return true;
   }
 
@@ -80,12 +88,15 @@ class Race {
     return it != alive_.end() && std::find(it->second.begin(), it->second.end(), c.setting_index) != it->second.end();
   }
 
-  Plan round_plan(std::size_t round) const {
+  bool uncontested(const Case& c) const { return contestants_.at(key_of(c)) == 1; }
+
+  // The cases still racing; `alone`: those of the sizes with one setting, with the full sampling.
+  Plan round_plan(std::size_t round, bool alone) const {
     Plan plan = run_.plan;
     plan.cases.clear();
     for (const Case& c : run_.plan.cases)
-      if (racing(c)) plan.cases.push_back(c);
-    plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
+      if (racing(c) && uncontested(c) == alone) plan.cases.push_back(c);
+    if (!alone) plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
     return plan;
   }
 
@@ -161,6 +172,7 @@ class Race {
   const SweepRun& run_;
   ResultSink& keep_;
   std::map<SizeKey, std::vector<std::size_t>> alive_;  // (collective, size) -> settings still racing there
+  std::map<SizeKey, std::size_t> contestants_;          // (collective, size) -> settings at the start
   std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
   std::set<std::size_t> final_;
   RunSummary summary_;

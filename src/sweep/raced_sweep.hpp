@@ -5,7 +5,8 @@
 // the survivors of the sizes still undecided. Every round opens each of its settings once, in
 // plan order (on NCCL one worker start per setting and round). A case's rounds are pooled (their
 // samples together); it is final when its setting is dropped (marked raced_out), fails, or its
-// size's race ends, and only then goes to `keep`. `display` sees every round's cases.
+// size's race ends, and only then goes to `keep`. `display` sees every round's cases. Sizes with
+// one setting only are measured once, in round 0, with the full sampling.
 #include "report/result_sink.hpp"
 #include "sweep/sweep_run.hpp"
 

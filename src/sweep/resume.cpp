@@ -82,11 +82,11 @@ Resumed resume_sweep(const std::string& path, const Plan& plan, const std::strin
   if (control.rank() == 0) {
     try {
       ResultsDocument old = load_results(path);
-      if (auto why = resume_refusal(old, plan, backend, provenance)) throw InputError(path + " (--resume): refused: " + *why);
+      if (auto why = resume_refusal(old, plan, backend, provenance)) throw InputError(path + ": refused: " + *why);
       for (const Case& c : remaining_plan(plan, old).cases) remaining.push_back(c.index);
       out.kept = std::move(old.cases);
     } catch (const InputError& e) {
-      failure = e.what();
+      failure = std::string("--resume: ") + e.what();
     }
   }
   if (const auto agreed = control.agree_on_failure(failure)) throw InputError(*agreed);
