@@ -9,7 +9,8 @@
 # Targets: raced time at most 20% of the exhaustive time, every pick within 2%.
 # The load average is printed before and after: other work on the machine skews both sweeps.
 #
-# Usage: scripts/bench-racing.sh [BUILD_DIR] [extra sweep flags...]   (env: NP=4, CONFIG=...)
+# Usage: scripts/bench-racing.sh [BUILD_DIR] [extra sweep flags...]   (env: NP=4, CONFIG=..., KEEP=DIR
+# keeps both sweeps' results, tables and recommendations in DIR)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -17,8 +18,14 @@ shift || true
 commtune=$build/commtune
 np=${NP:-4}
 config=${CONFIG:-$here/../configs/openmpi-algorithms.json}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+  mkdir -p "$KEEP"
+  work=$(cd "$KEEP" && pwd)
+  [ -z "$(ls -A "$work")" ] || { echo "KEEP=$KEEP is not empty" >&2; exit 2; }
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 
 timed_sweep() {  # NAME FLAGS...: wall seconds of the whole command on stdout
   local name=$1; shift

@@ -61,6 +61,19 @@ sweep --exhaustive --resume "$WORK/part.json" --out "$WORK/part.json" > /dev/nul
 [ -f "$WORK/part.1.json" ] || die "the resumed sweep did not go to a new file"
 same_cases "$WORK/full.json" "$WORK/part.1.json" || die "resumed exhaustive sweep: other cases"
 
+say "exhaustive sweep interrupted by SIGINT, resumed"
+sweep --exhaustive --out "$WORK/stopped.json" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  [ -s "$WORK/stopped.json" ] && [ "$(grep -c '"setting"' "$WORK/stopped.json" || true)" -ge 6 ] && break
+  sleep 0.1
+done
+kill -INT "$pid"
+set +e; wait "$pid"; set -e
+"$CHECK" "$WORK/stopped.json" --incomplete --min-cases 2
+sweep --exhaustive --resume "$WORK/stopped.json" --out "$WORK/stopped-resumed.json" > /dev/null 2>&1 || die "resume after SIGINT failed"
+same_cases "$WORK/full.json" "$WORK/stopped-resumed.json" || die "resumed after SIGINT: other cases"
+
 say "raced sweep interrupted and resumed"
 cut_short "$WORK/raced.json" "$WORK/raced-part.json" 5
 sweep --resume "$WORK/raced-part.json" --out "$WORK/raced-resumed.json" > /dev/null 2>&1 || die "raced resume failed"
