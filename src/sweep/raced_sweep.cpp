@@ -182,12 +182,17 @@ class Race {
 
 RunSummary run_raced_sweep(const SweepRun& run, ResultSink& display, ResultSink& keep) {
   Race race(run, keep);
-  for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {
-    if (race.run_round(round, display)) continue;
+  try {
+    for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {
+      if (race.run_round(round, display)) continue;
+      race.pass_on_unfinished();
+      RunSummary out = race.summary();
+      out.complete = false;
+      return out;
+    }
+  } catch (...) {  // a lost peer, a deadline: what was measured is written before the job ends
     race.pass_on_unfinished();
-    RunSummary out = race.summary();
-    out.complete = false;
-    return out;
+    throw;
   }
   return race.summary();
 }

@@ -13,7 +13,8 @@
 namespace commtune {
 
 // Every rank calls it in step. The returned counts are the final cases'; after an interrupt every
-// case measured so far is passed on (pooled), and complete is false.
+// case measured so far is passed on (pooled), and complete is false; so it is before an error
+// (a lost peer, a control deadline) goes on up.
 RunSummary run_raced_sweep(const SweepRun& run, ResultSink& display, ResultSink& keep);
 
 }  // namespace commtune

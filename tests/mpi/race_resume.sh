@@ -8,6 +8,8 @@ source "$(dirname "$0")/common.sh"
 CONFIG="$COMMTUNE_SOURCE_DIR/configs/tune-allreduce.json"
 SIZES=(-b 1K -e 64K -f 4 --max-time 0.04 --min-time 0.005)
 sweep() { "${MPIRUN[@]}" -np 4 "$COMMTUNE" sweep --config "$CONFIG" "${SIZES[@]}" "$@"; }
+# The same cases, each sampled longer: a sweep slow enough to be stopped in the middle.
+slow_sweep() { "${MPIRUN[@]}" -np 4 "$COMMTUNE" sweep --config "$CONFIG" -b 1K -e 64K -f 4 --min-time 0.1 --max-time 0.15 "$@"; }
 
 # cut FILE OUT KEEP: the first KEEP cases of FILE, as an interrupted sweep leaves them.
 cut_short() {
@@ -62,16 +64,17 @@ sweep --exhaustive --resume "$WORK/part.json" --out "$WORK/part.json" > /dev/nul
 same_cases "$WORK/full.json" "$WORK/part.1.json" || die "resumed exhaustive sweep: other cases"
 
 say "exhaustive sweep interrupted by SIGINT, resumed"
-sweep --exhaustive --out "$WORK/stopped.json" > /dev/null 2>&1 &
+"${MPIRUN[@]}" -np 4 "$COMMTUNE" sweep --config "$CONFIG" -b 1K -e 64K -f 4 --min-time 0.1 --max-time 0.15 --exhaustive \
+  --out "$WORK/stopped.json" > /dev/null 2>&1 &  # mpirun itself: the signal goes to it
 pid=$!
 for _ in $(seq 1 300); do
-  [ -s "$WORK/stopped.json" ] && [ "$(grep -c '"setting"' "$WORK/stopped.json" || true)" -ge 6 ] && break
+  [ -s "$WORK/stopped.json" ] && [ "$(grep -c '"setting"' "$WORK/stopped.json" || true)" -ge 4 ] && break
   sleep 0.1
 done
 kill -INT "$pid"
 set +e; wait "$pid"; set -e
 "$CHECK" "$WORK/stopped.json" --incomplete --min-cases 2
-sweep --exhaustive --resume "$WORK/stopped.json" --out "$WORK/stopped-resumed.json" > /dev/null 2>&1 || die "resume after SIGINT failed"
+slow_sweep --exhaustive --resume "$WORK/stopped.json" --out "$WORK/stopped-resumed.json" > /dev/null 2>&1 || die "resume after SIGINT failed"
 same_cases "$WORK/full.json" "$WORK/stopped-resumed.json" || die "resumed after SIGINT: other cases"
 
 say "raced sweep interrupted and resumed"
