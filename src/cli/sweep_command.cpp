@@ -139,6 +139,10 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("-c,--check", o.check, "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
   cmd->add_option("--repeat", o.repeat, "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case keeps every run's median (for compare)");
+  cmd->add_flag("--exhaustive", o.exhaustive,
+                "Measure every case to the full precision (default with more than the default setting: racing, docs/racing.md)");
+  cmd->add_option("--resume", o.resume_path,
+                  "Continue the interrupted sweep of this results file (same plan and machine): its cases are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
   cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
       ->check(CLI::Range(1, 1024));
@@ -159,15 +163,20 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
   in_config(config, [&] { validate_sweep_options(config.options); });
   config.settings = select_settings(config.settings, config.options.only_settings);
   in_config(config, [&] { check_settings_apply(config); });
+  // Racing needs something to race; a repeated sweep (--repeat, for compare) measures every case in every run.
+  config.options.race.enabled = !o.exhaustive && config.options.repeat == 1 && config.settings.size() > 1;
   return config;
 }
 
 int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const Wiring& wiring) {
   if (given(o, "--out") && o.out_path.empty()) throw InputError("--out needs a file name");
+  if (given(o, "--resume") && o.resume_path.empty()) throw InputError("--resume needs the results file of the interrupted sweep");
+  if (given(o, "--resume") && given(o, "--repeat") && o.repeat != "1")
+    throw InputError("--resume with --repeat: a repeated sweep cannot be resumed (its cases pool every run); run it again");
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(), !o.no_report});
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(), o.resume_path, !o.no_report});
 }
 
 }  // namespace commtune

@@ -22,6 +22,7 @@ struct SweepLaunch {
   NcclRunOptions nccl{};  // NCCL backend only: workers, deadlines, launch mode
   const Wiring& wiring;
   Launcher launcher;  // read before MPI_Init, which adds variables of its own (a singleton's PMIX_*)
+  std::string resume_path{};  // --resume: the interrupted sweep's results file; empty: a fresh sweep
   bool html_report = true;  // --no-report: false
 };
 

@@ -29,7 +29,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     path.backend = "mpi";
     if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
     const std::string banner = launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
-    SweepReport report{launch.out_path, provenance, banner};
+    SweepReport report{launch.out_path, provenance, banner, std::chrono::seconds(300), launch.resume_path};
     report.html_report = launch.html_report;
     return run_sweep_session(plan, backend, control, report);
   });

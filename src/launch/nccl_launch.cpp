@@ -85,7 +85,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
-  SweepReport report{launch.out_path, provenance, banner, grace};
+  SweepReport report{launch.out_path, provenance, banner, grace, launch.resume_path};
   report.html_report = launch.html_report;
   return run_sweep_session(plan, *backend, control, report);
 }

@@ -29,6 +29,16 @@ void validate_sweep_options(const SweepOptions& options) {
   if (options.root < 0) throw InputError("root (-r / root) must be a rank, 0 or more");
   if (options.repeat < 1 || options.repeat > kMaxRepeat)
     throw InputError("--repeat must be from 1 to " + std::to_string(kMaxRepeat) + " runs");
+  validate(options.race);
+}
+
+void validate(const RaceOptions& race) {
+  if (!race.enabled) return;
+  if (race.rounds < 1 || race.rounds > kMaxRaceRounds)
+    throw InputError("racing: rounds must be from 1 to " + std::to_string(kMaxRaceRounds));
+  if (!(race.first_fraction > 0 && race.first_fraction <= 1))
+    throw InputError("racing: the first round's fraction of the sampling time must be in (0, 1]");
+  if (!(race.growth >= 1 && race.growth <= 16)) throw InputError("racing: the growth per round must be from 1 to 16");
 }
 
 }  // namespace commtune

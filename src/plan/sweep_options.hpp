@@ -14,6 +14,20 @@
 
 namespace commtune {
 
+// Racing (docs/racing.md): every setting is measured coarsely first, a setting clearly slower
+// than the best one at a (collective, size) is dropped there, and the survivors are measured
+// again in longer rounds until one is left, the rest are practically equal, or the rounds end.
+// Round r (0-based) samples each case for first_fraction * growth^r of the sweep's per-case
+// sampling time (min and max time, or -n's iterations); the fractions of 4 rounds add up to 15/16.
+inline constexpr std::size_t kMaxRaceRounds = 16;
+
+struct RaceOptions {
+  bool enabled = false;
+  std::size_t rounds = 4;       // 1 to kMaxRaceRounds
+  double first_fraction = 1.0 / 16;
+  double growth = 2;            // >= 1
+};
+
 struct SweepOptions {
   std::string backend = "auto";  // auto | mpi | nccl
   SizeRange sizes;
@@ -26,6 +40,7 @@ struct SweepOptions {
   StoppingRule stopping;
   std::vector<std::string> only_settings;  // --setting filter; empty: all
   std::size_t repeat = 1;  // --repeat: runs of the whole plan, each in a rotated case order
+  RaceOptions race;        // off: every case measured to the full precision (--exhaustive)
 };
 
 inline constexpr std::size_t kMaxRepeat = 100;
@@ -33,6 +48,7 @@ inline constexpr std::size_t kMaxRepeat = 100;
 // Throws InputError unless the options can run: a valid size range, sampling within its ranges,
 // a backend auto|mpi|nccl, a non-negative root, collectives and placements each listed once.
 void validate_sweep_options(const SweepOptions& options);
+void validate(const RaceOptions& race);
 
 // A config file: sweep parameters plus the settings matrix.
 struct SweepConfig {

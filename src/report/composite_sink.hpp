@@ -16,6 +16,9 @@ class CompositeSink : public ResultSink {
   void run_started(std::size_t run, std::size_t runs) override {
     for (auto& s : sinks_) s->run_started(run, runs);
   }
+  void round_started(std::size_t round, std::size_t rounds, std::size_t cases) override {
+    for (auto& s : sinks_) s->round_started(round, rounds, cases);
+  }
   void setting_started(const Setting& setting) override {
     for (auto& s : sinks_) s->setting_started(setting);
   }

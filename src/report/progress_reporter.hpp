@@ -16,6 +16,8 @@ class ProgressReporter : public ResultSink {
       : err_(err), quiet_for_(quiet_for), interval_(interval) {}
   void begin(const RunHeader& header) override;
   void case_finished(const CaseResult& result) override;
+  // Racing: the cases still to come are the round's (a later round's count is not known yet).
+  void round_started(std::size_t, std::size_t, std::size_t cases) override { total_ = done_ + cases; }
 
  private:
   std::ostream& err_;

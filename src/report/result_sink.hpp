@@ -27,6 +27,8 @@ class ResultSink {
   virtual ~ResultSink() = default;
   virtual void begin(const RunHeader&) {}
   virtual void run_started(std::size_t /*run*/, std::size_t /*runs*/) {}  // repeated sweeps, 0-based
+  // Racing: round `round` (0-based) of at most `rounds` starts, measuring `cases` cases.
+  virtual void round_started(std::size_t /*round*/, std::size_t /*rounds*/, std::size_t /*cases*/) {}
   virtual void setting_started(const Setting&) {}
   virtual void case_finished(const CaseResult&) {}
   virtual void end(const RunSummary&) {}

@@ -73,6 +73,12 @@ void TableWriter::run_started(std::size_t run, std::size_t runs) {
   section_.reset();
 }
 
+void TableWriter::round_started(std::size_t round, std::size_t rounds, std::size_t cases) {
+  flush_row();
+  out_ << "#\n# racing round " << round + 1 << " of at most " << rounds << ": " << cases << " cases\n";
+  section_.reset();
+}
+
 void TableWriter::print_section_header(const CaseResult& first) {
   out_ << "#\n# setting " << first.setting << " (" << setting_descriptions_[first.setting] << "), "
        << name_of(first.spec.collective) << "\n#\n";

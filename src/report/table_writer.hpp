@@ -22,6 +22,7 @@ class TableWriter : public ResultSink {
   explicit TableWriter(std::ostream& out) : out_(out) {}
   void begin(const RunHeader& header) override;
   void run_started(std::size_t run, std::size_t runs) override;
+  void round_started(std::size_t round, std::size_t rounds, std::size_t cases) override;
   void case_finished(const CaseResult& result) override;
   void end(const RunSummary& summary) override;
 

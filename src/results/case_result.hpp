@@ -31,6 +31,14 @@ struct LoopFigure {
   double busbw_gbps = 0;
 };
 
+// A racing sweep (the default for configs with more than the default setting) drops a setting at
+// a (collective, size) once it is clearly slower than the best one there; its cases keep what they
+// measured up to then, with the round it was dropped after and the tuner rule's figures.
+struct RacedOut {
+  std::size_t round = 0;  // 1-based: dropped after this many rounds
+  std::string reason;     // never empty
+};
+
 struct CaseResult {
   Case spec;
   std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
@@ -51,6 +59,9 @@ struct CaseResult {
   std::vector<double> run_nccl_tests_us;
   // The samples time_us summarises, in microseconds: kept in memory for pooling runs, never written.
   std::vector<double> samples_us;
+  std::optional<RacedOut> raced_out;  // racing: dropped here before the end of the race
+
+  bool raced_out_here() const { return raced_out.has_value(); }
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

@@ -8,6 +8,7 @@
 
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
+#include "core/message_text.hpp"
 #include "plan/case_json.hpp"
 
 namespace commtune {
@@ -22,6 +23,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
   if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
   if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
+  if (r.raced_out) j["raced_out"] = json{{"round", r.raced_out->round}, {"reason", r.raced_out->reason}};
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -65,7 +67,24 @@ void read_run_medians(const json& j, const std::string& where, CaseResult& r) {
                        "]: a run's median outside the pooled time_us [min, max]");
 }
 
+// Racing's mark: the round it was dropped after (1 to kMaxRaceRounds) and a non-empty reason.
+void read_raced_out(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("raced_out")) return;
+  const std::string path = member_path(where, "raced_out");
+  const json& mark = j["raced_out"];
+  if (!mark.is_object()) bad_value(path, "an object {round, reason}", mark);
+  for (const auto& item : mark.items())
+    if (item.key() != "round" && item.key() != "reason") throw InputError(path + ": unknown field " + quote_text(item.key()));
+  RacedOut out;
+  out.round = static_cast<std::size_t>(
+      integer_in(required_field(mark, "round", path), member_path(path, "round"), 1, static_cast<std::int64_t>(kMaxRaceRounds)));
+  out.reason = field_as<std::string>(mark, "reason", path);
+  if (out.reason.empty()) throw InputError(member_path(path, "reason") + ": must say why the setting was dropped");
+  r.raced_out = std::move(out);
+}
+
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
+  read_raced_out(j, where, r);
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
@@ -124,6 +143,8 @@ json to_json(const SweepOptions& o) {
               {"op", name_of(o.op)}, {"root", o.root}, {"placements", placements}, {"check", o.check},
               {"sampling", stopping}};
   if (o.repeat > 1) out["repeat"] = o.repeat;
+  if (o.race.enabled)
+    out["racing"] = json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
   return out;
 }
 
@@ -221,6 +242,9 @@ CaseResult case_from_json(const json& j, const std::string& where) {
     r.algbw_gbps = non_negative_at(j, "algbw_gbps", where);
     r.busbw_gbps = non_negative_at(j, "busbw_gbps", where);
     read_optional_figures(j, where, r);
+  } else if (j.contains("raced_out")) {
+    throw InputError(member_path(where, "raced_out") + ": only a measured case can be raced out (status " +
+                     std::string(name_of(r.status)) + ")");
   }
   return r;
 }

@@ -13,7 +13,9 @@
 #include "report/table_writer.hpp"
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
+#include "sweep/raced_sweep.hpp"
 #include "sweep/repeat_order.hpp"
+#include "sweep/resume.hpp"
 #include "sweep/sweep_html.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_tuning.hpp"
@@ -78,6 +80,54 @@ RunSummary run_every_repeat(const SweepRun& run, ResultSink& sink) {
   return total;
 }
 
+// Rank 0's writers: what shows every case as it is measured (table, progress), and what keeps the
+// final cases (results file, the tuning's collector); on the other ranks both are no-op sinks.
+struct SessionSinks {
+  CompositeSink all;
+  ResultSink none;
+  ResultSink* display = &none;
+  ResultSink* keep = &none;
+};
+
+void attach_rank0_sinks(SessionSinks& sinks, const Plan& plan, std::unique_ptr<JsonResultsWriter> results,
+                        std::vector<CaseResult>& swept) {
+  auto display = std::make_unique<CompositeSink>();
+  display->add(std::make_unique<TableWriter>(std::cout));
+  display->add(std::make_unique<ProgressReporter>(std::cerr));
+  std::unique_ptr<ResultSink> keep = keeping_sinks(plan.options.repeat, std::move(results), swept);
+  sinks.display = display.get();
+  sinks.keep = keep.get();
+  sinks.all.add(std::move(display));
+  sinks.all.add(std::move(keep));
+}
+
+// The resumed file's cases go to the keeping sinks first, counted as if measured now.
+RunSummary keep_resumed(ResultSink& keep, const std::vector<CaseResult>& kept) {
+  RunSummary summary;
+  for (const CaseResult& r : kept) {
+    if (r.status == CaseStatus::WrongData)
+      ++summary.wrong_data;
+    else if (!r.measured())
+      ++summary.failed;
+    if (r.measured()) ++summary.measured;
+    keep.case_finished(r);
+  }
+  return summary;
+}
+
+RunSummary add_counts(RunSummary total, const RunSummary& more) {
+  total.measured += more.measured;
+  total.wrong_data += more.wrong_data;
+  total.failed += more.failed;
+  total.complete = more.complete;
+  return total;
+}
+
+Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPlane& control, const SweepReport& report) {
+  if (report.resume_path.empty()) return Resumed{plan, {}};
+  return resume_sweep(report.resume_path, plan, backend, report.provenance, control);
+}
+
 }  // namespace
 
 std::string default_results_path(const std::string& backend) {
@@ -108,21 +158,23 @@ Plan plan_sweep(const SweepConfig& config, const PlanLimits& limits) {
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {
   const std::string name = backend.name();
   const std::string wanted = report.out_path.empty() ? default_results_path(name) : report.out_path;
+  const Resumed resumed = resumed_or_fresh(plan, name, control, report);  // refused before anything is written
   std::unique_ptr<JsonResultsWriter> results = open_results(control, wanted);
   const std::string written = results ? results->path() : "";
   std::vector<CaseResult> swept;
-  CompositeSink sink;
+  SessionSinks sinks;
   if (control.rank() == 0) {
     std::cerr << ("commtune: " + report.banner + "\n") << std::flush;  // one write: whole lines never interleave
-    sink.add(std::make_unique<TableWriter>(std::cout));
-    sink.add(std::make_unique<ProgressReporter>(std::cerr));
-    sink.add(keeping_sinks(plan.options.repeat, std::move(results), swept));
+    attach_rank0_sinks(sinks, plan, std::move(results), swept);
   }
-  sink.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
+  sinks.all.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
   InterruptWatch interrupt(report.stop_grace);
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
-  const RunSummary summary = run_every_repeat(run, sink);
-  sink.end(summary);
+  const SweepRun rest = run.with_plan(resumed.remaining);
+  const RunSummary kept = keep_resumed(*sinks.keep, resumed.kept);
+  const RunSummary summary = add_counts(
+      kept, plan.options.race.enabled ? run_raced_sweep(rest, *sinks.display, *sinks.keep) : run_every_repeat(rest, sinks.all));
+  sinks.all.end(summary);
   if (control.rank() == 0) std::cerr << ("commtune: results written to " + written + "\n") << std::flush;
   const std::string recommendation =
       tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);

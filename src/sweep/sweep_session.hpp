@@ -19,6 +19,7 @@ struct SweepReport {
   nlohmann::json provenance;  // rank 0's
   std::string banner;         // rank 0's first line on stderr: backend, ranks, labels
   std::chrono::seconds stop_grace{300};  // after Ctrl-C / SIGTERM: longer than the longest step
+  std::string resume_path;    // --resume: the interrupted sweep's results file (sweep/resume.hpp)
   bool html_report = true;    // RESULTS.html beside the results file at the end (--no-report: false)
 };
 

@@ -27,8 +27,13 @@ Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Compa
 }  // namespace
 
 CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key, double min_margin) {
+  return judge_against(index, kDefaultSettingName, candidate, key, min_margin);
+}
+
+CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_setting, const std::string& candidate,
+                          const SizeKey& key, double min_margin) {
   CaseVerdict v;
-  const auto& baseline = index.cases(kDefaultSettingName, key);
+  const auto& baseline = index.cases(baseline_setting, key);
   const auto& cases = index.cases(candidate, key);
   if (baseline.empty() || cases.empty()) return v;
   v.faster = true;

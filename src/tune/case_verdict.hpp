@@ -23,4 +23,8 @@ struct CaseVerdict {
 
 CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key, double min_margin);
 
+// The same rule against another baseline than the default (racing: against the best setting).
+CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline, const std::string& candidate,
+                          const SizeKey& key, double min_margin);
+
 }  // namespace commtune

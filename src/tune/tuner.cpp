@@ -14,11 +14,17 @@ struct Ranked {
   CaseVerdict verdict;
 };
 
+// Racing dropped `setting` at `key`: it lost there to another setting, so it never wins there.
+bool raced_out_at(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
+  const auto& cases = index.cases(setting, key);
+  return std::any_of(cases.begin(), cases.end(), [](const CaseResult* c) { return c->raced_out_here(); });
+}
+
 // Qualified candidates that pass the rule at `key`, largest gain first.
 std::vector<Ranked> winners_at(const CaseIndex& index, const SizeKey& key, double margin) {
   std::vector<Ranked> out;
   for (const auto& name : index.candidates(key)) {
-    if (index.disqualified().count(name)) continue;
+    if (index.disqualified().count(name) || raced_out_at(index, name, key)) continue;
     const CaseVerdict v = judge(index, name, key, margin);
     if (v.faster) out.push_back({name, v});
   }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Racing against the exhaustive sweep, side by side, on this machine in one run.
+#
+# Runs configs/openmpi-algorithms.json (MPI backend, NP ranks) twice: exhaustive (--exhaustive)
+# and raced (the default), each with its end-of-sweep tuning (the finalists' interleaved
+# re-measure included), and prints both wall times, their ratio, and per (collective, size) the
+# exhaustive pick, the raced pick, and whether the raced pick is the exhaustive one or, timed by
+# the exhaustive sweep (its medians added over the placements), within 2% of the exhaustive pick.
+# Targets: raced time at most 20% of the exhaustive time, every pick within 2%.
+# The load average is printed before and after: other work on the machine skews both sweeps.
+#
+# Usage: scripts/bench-racing.sh [BUILD_DIR] [extra sweep flags...]   (env: NP=4, CONFIG=..., KEEP=DIR
+# keeps both sweeps' results, tables and recommendations in DIR)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build}
+shift || true
+commtune=$build/commtune
+np=${NP:-4}
+config=${CONFIG:-$here/../configs/openmpi-algorithms.json}
+if [ -n "${KEEP:-}" ]; then
+  mkdir -p "$KEEP"
+  work=$(cd "$KEEP" && pwd)
+  [ -z "$(ls -A "$work")" ] || { echo "KEEP=$KEEP is not empty" >&2; exit 2; }
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+
+timed_sweep() {  # NAME FLAGS...: wall seconds of the whole command on stdout
+  local name=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$here/mpirun.sh" -np "$np" "$commtune" sweep --config "$config" --out "$work/$name.json" "$@" \
+    > "$work/$name.txt" 2> "$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  python3 -c "print(f'{$t1 - $t0:.1f}')"
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+exhaustive=$(timed_sweep exhaustive --exhaustive "$@")
+raced=$(timed_sweep raced "$@")
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$work" "$exhaustive" "$raced" <<'PY'
+import json, sys
+work, t_exh, t_raced = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+results = json.load(open(f"{work}/exhaustive.json"))
+raced_results = json.load(open(f"{work}/raced.json"))
+def picks(name):
+    rec = json.load(open(f"{work}/{name}.tune.json"))
+    return {(d["collective"], d["bytes"]): d["winner"] or "default" for d in rec["sizes"]}
+times = {}
+for c in results["cases"]:
+    if c["status"] == "ok":
+        key = (c["setting"], c["collective"], c["bytes"])
+        times[key] = times.get(key, 0.0) + c["time_us"]["median"]
+exh, rac = picks("exhaustive"), picks("raced")
+raced_out = sum(1 for c in raced_results["cases"] if "raced_out" in c)
+print(f"exhaustive: {t_exh:.1f} s, raced: {t_raced:.1f} s, ratio raced/exhaustive: {t_raced / t_exh:.3f} (target <= 0.20)")
+print(f"raced sweep: {len(raced_results['cases'])} cases, {raced_out} raced out; exhaustive: {len(results['cases'])} cases")
+print(f"{'collective':<10} {'size':>8}  {'exhaustive pick':<30} {'raced pick':<30} {'raced/exh time':>14}  verdict")
+good = 0
+for key in sorted(exh, key=lambda k: (k[0], k[1])):
+    e, r = exh[key], rac.get(key, "(none)")
+    te, tr = times.get((e,) + key), times.get((r,) + key)
+    ratio = tr / te if te and tr else float("nan")
+    ok = e == r or ratio <= 1.02
+    good += ok
+    verdict = "same" if e == r else ("within 2%" if ok else "WORSE")
+    print(f"{key[0]:<10} {key[1]:>8}  {e:<30} {r:<30} {ratio:>14.3f}  {verdict}")
+print(f"picks the same or within 2%: {good} of {len(exh)}")
+PY

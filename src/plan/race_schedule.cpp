@@ -1,0 +1,31 @@
+#include "plan/race_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace commtune {
+
+double round_fraction(const RaceOptions& race, std::size_t round) {
+  return std::min(1.0, race.first_fraction * std::pow(race.growth, static_cast<double>(round)));
+}
+
+StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round) {
+  const double f = round_fraction(race, round);
+  StoppingRule rule = full;
+  rule.min_time_s = full.min_time_s * f;
+  rule.max_time_s = full.max_time_s * f;
+  // The samples a noise target needs grow as 1 / target^2: widened by 1 / sqrt(f), a quiet case
+  // (one that stops on its noise target before its max time) also costs about f of its full cost.
+  rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
+  if (full.fixed_iterations)
+    rule.fixed_iterations = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
+  return rule;
+}
+
+double race_fraction_total(const RaceOptions& race) {
+  double total = 0;
+  for (std::size_t r = 0; r < race.rounds; ++r) total += round_fraction(race, r);
+  return total;
+}
+
+}  // namespace commtune

@@ -1,0 +1,24 @@
+#pragma once
+// How long each racing round samples a case: round r gets first_fraction * growth^r of the
+// sweep's per-case sampling (its min and max time, or -n's iterations; its noise target widened
+// to match), never more than all of it.
+#include <cstddef>
+
+#include "measure/stopping_rule.hpp"
+#include "plan/sweep_options.hpp"
+
+namespace commtune {
+
+// The fraction of the full per-case sampling that round `round` (0-based) gets, in (0, 1].
+double round_fraction(const RaceOptions& race, std::size_t round);
+
+// The stopping rule of one round: the times (or fixed iterations) scaled by f = round_fraction,
+// the noise target widened by 1 / sqrt(f) (so that a case which stops on its noise target also
+// takes about f of its samples), the warm-up and the least samples as they are.
+StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round);
+
+// The fractions of every round added up: a survivor's sampling over the whole race, relative to
+// an exhaustive sweep's (15/16 for the default schedule).
+double race_fraction_total(const RaceOptions& race);
+
+}  // namespace commtune

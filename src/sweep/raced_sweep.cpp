@@ -1,0 +1,200 @@
+#include "sweep/raced_sweep.hpp"
+
+#include <map>
+#include <set>
+
+#include "plan/race_schedule.hpp"
+#include "results/run_pool.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "tune/race.hpp"
+#include "tune/tune_options.hpp"
+
+namespace commtune {
+namespace {
+
+// A case's rounds as one case: the samples pooled; the first round that did not measure ok decides.
+CaseResult pool_rounds(const std::vector<CaseResult>& rounds) {
+  for (std::size_t i = 0; i < rounds.size(); ++i)
+    if (rounds[i].status != CaseStatus::Ok) {
+      CaseResult bad = rounds[i];
+      bad.reason = "racing round " + std::to_string(i + 1) + ": " + bad.reason;
+      return bad;
+    }
+  CaseResult out = pool_runs(rounds, rounds.size());
+  out.run_medians_us.clear();  // rounds are not runs: compare's between-run spread does not apply
+  out.run_nccl_tests_us.clear();
+  return out;
+}
+
+// Shows each round's cases and keeps them, by plan case index, for pooling.
+class RoundSink : public ResultSink {
+ public:
+  RoundSink(ResultSink& display, std::map<std::size_t, std::vector<CaseResult>>& rounds) : display_(display), rounds_(rounds) {}
+  void setting_started(const Setting& s) override { display_.setting_started(s); }
+  void case_finished(const CaseResult& r) override {
+    display_.case_finished(r);
+    rounds_[r.spec.index].push_back(r);
+  }
+
+ private:
+  ResultSink& display_;
+  std::map<std::size_t, std::vector<CaseResult>>& rounds_;
+};
+
+class Race {
+ public:
+  Race(const SweepRun& run, ResultSink& keep) : run_(run), keep_(keep) {
+    for (const Case& c : run.plan.cases) {
+      auto& alive = alive_[key_of(c)];
+      if (alive.empty() || alive.back() != c.setting_index) alive.push_back(c.setting_index);
+    }
+    for (const auto& [key, settings] : alive_) contestants_[key] = settings.size();
+  }
+
+  // Returns false when interrupted. Round 0 also measures the sizes with one setting only, with
+  // the full sampling: there is nothing to race for, so they are measured once, as exhaustively.
+  bool run_round(std::size_t round, ResultSink& display) {
+    std::vector<Plan> plans{round_plan(round, false)};
+    if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
+    Plan judged = plans.back();
+    judged.cases.clear();
+    for (const Plan& plan : plans) {
+      if (plan.cases.empty()) continue;
+      display.round_started(round, rounds(), plan.cases.size());
+      RoundSink sink(display, rounds_);
+      if (!run_sweep(run_.with_plan(plan), sink).complete) return false;
+      judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());
+    }
+    judge_round(judged, round + 1 == rounds());
+    return true;
+  }
+
+  bool finished() const { return alive_.empty(); }
+  std::size_t rounds() const { return run_.plan.options.race.rounds; }
+
+  // After an interrupt: every case measured so far, pooled, unmarked.
+  void pass_on_unfinished() {
+    for (const Case& c : run_.plan.cases)
+      if (!final_.count(c.index) && rounds_.count(c.index)) emit(pool_rounds(rounds_[c.index]));
+  }
+
+  const RunSummary& summary() const { return summary_; }
+
+ private:
+  static SizeKey key_of(const Case& c) { return SizeKey{c.collective, c.bytes}; }
+
+  bool racing(const Case& c) const {
+    const auto it = alive_.find(key_of(c));
+    return it != alive_.end() && std::find(it->second.begin(), it->second.end(), c.setting_index) != it->second.end();
+  }
+
+  bool uncontested(const Case& c) const { return contestants_.at(key_of(c)) == 1; }
+
+  // The cases still racing; `alone`: those of the sizes with one setting, with the full sampling.
+  Plan round_plan(std::size_t round, bool alone) const {
+    Plan plan = run_.plan;
+    plan.cases.clear();
+    for (const Case& c : run_.plan.cases)
+      if (racing(c) && uncontested(c) == alone) plan.cases.push_back(c);
+    if (!alone) plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
+    return plan;
+  }
+
+  // The pooled cases of the settings still racing at the round's sizes.
+  ResultsDocument pooled(const Plan& round) const {
+    ResultsDocument doc;
+    doc.settings = run_.plan.settings;
+    for (const Case& c : round.cases) doc.cases.push_back(pool_rounds(rounds_.at(c.index)));
+    return doc;
+  }
+
+  void judge_round(const Plan& round, bool last) {
+    const ResultsDocument doc = pooled(round);
+    const CaseIndex index(doc);
+    std::set<SizeKey> keys;
+    for (const Case& c : round.cases) keys.insert(key_of(c));
+    for (const SizeKey& key : keys) judge_key(doc, index, key, last);
+  }
+
+  std::vector<std::string> names(const std::vector<std::size_t>& settings) const {
+    std::vector<std::string> out;
+    for (std::size_t s : settings) out.push_back(run_.plan.settings[s].name);
+    return out;
+  }
+
+  void judge_key(const ResultsDocument& doc, const CaseIndex& index, const SizeKey& key, bool last) {
+    const RaceVerdict verdict = judge_race(index, key, names(alive_[key]), TuneOptions{}.min_margin);
+    std::map<std::string, std::string> dropped;
+    for (const RaceDrop& d : verdict.dropped) dropped[d.setting] = d.reason;
+    const bool over = verdict.decided || last;
+    std::vector<std::size_t> still;
+    for (std::size_t s : alive_[key]) {
+      const std::string& name = run_.plan.settings[s].name;
+      const bool survives = std::find(verdict.survivors.begin(), verdict.survivors.end(), name) != verdict.survivors.end();
+      if (survives && !over) {
+        still.push_back(s);
+        continue;
+      }
+      const auto drop = dropped.find(name);
+      finish(doc, name, key, drop == dropped.end() ? std::nullopt : std::optional<RacedOut>(RacedOut{round_count_of(doc, name, key), drop->second}));
+    }
+    if (still.empty())
+      alive_.erase(key);
+    else
+      alive_[key] = still;
+  }
+
+  std::size_t round_count_of(const ResultsDocument& doc, const std::string& name, const SizeKey& key) const {
+    for (const CaseResult& r : doc.cases)
+      if (r.setting == name && SizeKey{r.spec.collective, r.spec.bytes} == key) return rounds_.at(r.spec.index).size();
+    return 1;
+  }
+
+  void finish(const ResultsDocument& doc, const std::string& name, const SizeKey& key, const std::optional<RacedOut>& mark) {
+    for (const CaseResult& r : doc.cases) {
+      if (r.setting != name || !(SizeKey{r.spec.collective, r.spec.bytes} == key)) continue;
+      CaseResult out = r;
+      out.raced_out = mark;
+      emit(out);
+    }
+  }
+
+  void emit(const CaseResult& r) {
+    final_.insert(r.spec.index);
+    if (r.status == CaseStatus::WrongData)
+      ++summary_.wrong_data;
+    else if (!r.measured())
+      ++summary_.failed;
+    if (r.measured()) ++summary_.measured;
+    keep_.case_finished(r);
+  }
+
+  const SweepRun& run_;
+  ResultSink& keep_;
+  std::map<SizeKey, std::vector<std::size_t>> alive_;  // (collective, size) -> settings still racing there
+  std::map<SizeKey, std::size_t> contestants_;          // (collective, size) -> settings at the start
+  std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
+  std::set<std::size_t> final_;
+  RunSummary summary_;
+};
+
+}  // namespace
+
+RunSummary run_raced_sweep(const SweepRun& run, ResultSink& display, ResultSink& keep) {
+  Race race(run, keep);
+  try {
+    for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {
+      if (race.run_round(round, display)) continue;
+      race.pass_on_unfinished();
+      RunSummary out = race.summary();
+      out.complete = false;
+      return out;
+    }
+  } catch (...) {  // a lost peer, a deadline: what was measured is written before the job ends
+    race.pass_on_unfinished();
+    throw;
+  }
+  return race.summary();
+}
+
+}  // namespace commtune

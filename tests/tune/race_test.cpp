@@ -1,0 +1,211 @@
+// Racing: the pure rule (tune/race) on synthetic samples, and whole raced sweeps through the
+// sweep runner on a synthetic noisy backend, tuned as a sweep is: the A/A soundness of the tuner
+// must survive racing, a real 10% gain must still be found, and racing must cost less than
+// measuring everything.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "control/local_control_plane.hpp"
+#include "core/errors.hpp"
+#include "plan/race_schedule.hpp"
+#include "report/case_collector.hpp"
+#include "sweep/raced_sweep.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "tune/race.hpp"
+#include "tune/tuner.hpp"
+#include "tune_test_support.hpp"
+
+namespace commtune {
+namespace {
+
+using testing::synthetic_case;
+using testing::synthetic_document;
+
+std::vector<double> steady(double median_us, std::size_t n, double spread = 0.01) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(median_us * (1.0 + spread * (static_cast<double>(i % 11) - 5.0) / 5.0));
+  return out;
+}
+
+ResultsDocument three_settings(double b_us, double c_us, std::size_t n = 60) {
+  std::vector<CaseResult> cases;
+  for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) {
+    cases.push_back(synthetic_case("default", Collective::AllReduce, 1024, p, steady(100, n)));
+    cases.push_back(synthetic_case("b", Collective::AllReduce, 1024, p, steady(b_us, n)));
+    cases.push_back(synthetic_case("c", Collective::AllReduce, 1024, p, steady(c_us, n)));
+  }
+  return synthetic_document("mpi", {Setting{"default", "", {}, {}}, Setting{"b", "", {}, {}}, Setting{"c", "", {}, {}}},
+                            std::move(cases));
+}
+
+const SizeKey kKey{Collective::AllReduce, 1024};
+
+TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
+  const ResultsDocument doc = three_settings(70, 150);
+  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, 0.02);
+  EXPECT_EQ(v.best, "b");
+  ASSERT_EQ(v.dropped.size(), 2u);
+  EXPECT_EQ(v.dropped[0].setting, "default");
+  EXPECT_EQ(v.dropped[1].setting, "c");
+  EXPECT_NE(v.dropped[1].reason.find("b is clearly faster here: 53.3% less time"), std::string::npos) << v.dropped[1].reason;
+  EXPECT_EQ(v.survivors, std::vector<std::string>{"b"});
+  EXPECT_TRUE(v.decided);
+}
+
+TEST(RaceRule, KeepsASettingWithinTheMarginAndDecidesOnlyWhenThePrecisionSettlesIt) {
+  // 1% apart with a ~1% spread and few samples: neither dropped nor settled.
+  const RaceVerdict coarse = judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"}, 0.02);
+  EXPECT_EQ(coarse.survivors.size(), 2u);
+  EXPECT_TRUE(coarse.dropped.empty());
+  // The same difference measured precisely: practically equal, nothing left to race for.
+  const RaceVerdict fine = judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"}, 0.02);
+  EXPECT_EQ(fine.survivors.size(), 2u);
+  EXPECT_TRUE(fine.decided);
+}
+
+TEST(RaceRule, ASettingThatFailedLeavesTheRaceUnmarked) {
+  ResultsDocument doc = three_settings(90, 95);
+  for (auto& c : doc.cases)
+    if (c.setting == "c") {
+      c.status = CaseStatus::Failed;
+      c.reason = "injected";
+    }
+  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, 0.02);
+  for (const auto& d : v.dropped) EXPECT_NE(d.setting, "c");
+  EXPECT_EQ(std::count(v.survivors.begin(), v.survivors.end(), "c"), 0);
+}
+
+TEST(RaceSchedule, RoundsGrowToTheFullSamplingTimeAndNeverBeyond) {
+  RaceOptions race;
+  race.enabled = true;
+  StoppingRule full;
+  full.min_time_s = 0.02;
+  full.max_time_s = 0.5;
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 0).max_time_s, 0.5 / 16);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 3).max_time_s, 0.25);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 9).max_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 1).min_time_s, 0.02 / 8);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 0).target_relative_ci, 0.04);  // 0.01 * sqrt(16)
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 9).target_relative_ci, 0.01);
+  EXPECT_DOUBLE_EQ(race_fraction_total(race), 15.0 / 16);
+  full.fixed_iterations = 100;
+  EXPECT_EQ(*round_rule(full, race, 0).fixed_iterations, 7u);
+}
+
+// A backend whose settings draw noisy samples around a per-setting median: lognormal noise and
+// rare 3x outliers (an oversubscribed host's look), as many samples as the round's max time
+// allows (1000 per second of it), so longer rounds are more precise, as on a real machine.
+class NoisyBackend : public Backend {
+ public:
+  NoisyBackend(std::map<std::string, double> speed, std::uint64_t seed) : speed_(std::move(speed)), rng_(seed) {}
+  std::size_t samples_drawn = 0;
+  std::size_t opened = 0;
+
+  std::string name() const override { return "mpi"; }
+  PlanLimits limits() const override { return {4, 4, 0}; }
+  nlohmann::json provenance() const override { return {}; }
+  void validate(const Setting&, const SweepOptions&) const override {}
+  std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions& o) override {
+    ++opened;
+    return std::make_unique<Session>(*this, speed_.at(s.name), o.stopping.max_time_s);
+  }
+
+ private:
+  struct Session : SettingSession {
+    Session(NoisyBackend& b, double speed, double seconds) : backend(b), speed(speed), seconds(seconds) {}
+    CaseResult run_case(const Case& c, const Setting& s) override {
+      const std::size_t n = std::max<std::size_t>(10, static_cast<std::size_t>(seconds * 1000));
+      backend.samples_drawn += n;
+      std::lognormal_distribution<double> noise(0.0, 0.08);
+      std::uniform_real_distribution<double> unit(0.0, 1.0);
+      const double median_s = (10.0 + static_cast<double>(c.bytes) / 100.0) * 1e-6 / speed;
+      std::vector<double> out;
+      for (std::size_t i = 0; i < n; ++i) out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
+      return measured_case(c, s.name, 4, out, median_s, 0);
+    }
+    NoisyBackend& backend;
+    double speed, seconds;
+  };
+  std::map<std::string, double> speed_;
+  std::mt19937_64 rng_;
+};
+
+Plan race_plan(const std::vector<std::string>& names, bool racing) {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 1u << 17, 2.0, 0};  // 8 sizes
+  o.collectives = {Collective::AllReduce};
+  o.race.enabled = racing;
+  std::vector<Setting> settings;
+  for (const auto& n : names) settings.push_back(Setting{n, "", n == "default" ? std::map<std::string, std::string>{} : std::map<std::string, std::string>{{"k", n}}, {}});
+  return make_plan(o, settings, PlanLimits{4, 4, 0});
+}
+
+struct RaceTrial {
+  Recommendation rec;
+  ResultsDocument doc;
+  std::size_t samples = 0;
+};
+
+RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t seed, bool racing = true) {
+  std::vector<std::string> names;
+  for (const auto& [n, s] : speed) names.push_back(n);
+  const Plan plan = race_plan(names, racing);
+  NoisyBackend backend(speed, seed);
+  LocalControlPlane control;
+  std::vector<CaseResult> kept;
+  CaseCollector keep(kept);
+  ResultSink display;
+  const SweepRun run{plan, backend, control, [] { return false; }};
+  if (racing) {
+    EXPECT_TRUE(run_raced_sweep(run, display, keep).complete);
+  } else {
+    EXPECT_TRUE(run_sweep(run, keep).complete);
+  }
+  RaceTrial t;
+  t.doc = synthetic_document("mpi", plan.settings, kept);
+  EXPECT_EQ(t.doc.cases.size(), plan.cases.size());  // every case kept once, raced out or not
+  t.rec = tune(t.doc, TuneOptions{});
+  t.samples = backend.samples_drawn;
+  return t;
+}
+
+TEST(RacedSweep, SameSettingTwiceYieldsAFalseWinnerInAtMostFivePercentOfTrials) {
+  int false_winners = 0;
+  const int trials = 100;
+  for (int t = 0; t < trials; ++t)
+    false_winners += raced_trial({{"default", 1.0}, {"default-again", 1.0}, {"slow", 0.6}}, 1000 + t).rec.defaults_best() ? 0 : 1;
+  std::cout << "raced A/A false-winner rate: " << false_winners << "/" << trials << "\n";
+  EXPECT_LE(false_winners, trials * 5 / 100);
+}
+
+TEST(RacedSweep, ARealTenPercentGainIsStillFoundAndTheSlowSettingIsRacedOut) {
+  int found = 0;
+  const int trials = 100;
+  for (int t = 0; t < trials; ++t) {
+    const RaceTrial trial = raced_trial({{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}}, 5000 + t);
+    std::size_t won = 0;
+    for (const auto& d : trial.rec.sizes) won += d.winner == "faster" ? 1 : 0;
+    found += won == trial.rec.sizes.size() ? 1 : 0;
+    for (const auto& c : trial.doc.cases)
+      if (c.setting == "slow") {
+        ASSERT_TRUE(c.raced_out) << "slow survived at " << c.spec.bytes;
+        EXPECT_EQ(c.raced_out->round, 1u);
+      }
+  }
+  EXPECT_GE(found, trials * 95 / 100);
+}
+
+TEST(RacedSweep, RacingDrawsFarFewerSamplesThanMeasuringEverything) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}, {"slower", 0.4}};
+  const RaceTrial raced = raced_trial(speed, 42);
+  const RaceTrial full = raced_trial(speed, 42, false);
+  std::cout << "samples: raced " << raced.samples << ", exhaustive " << full.samples << "\n";
+  EXPECT_LT(raced.samples * 2, full.samples);
+  for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i) EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner);
+}
+
+}  // namespace
+}  // namespace commtune
+
