@@ -9,11 +9,13 @@
 #include "doctor/live_facts.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
+#include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
 #include "pairwise/mpi_pairwise.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/output_file.hpp"
+#include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -108,6 +110,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   const SweepConfig config = doctor_sweep(launch.quick);
   const Plan plan = plan_sweep(config, backend.limits());
   nlohmann::json provenance{{"tool", "commtune"}};
+  provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
   std::vector<CaseResult> cases;
   CompositeSink sink;
@@ -125,6 +128,8 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
       for (auto more : {find_slow_nodes(*map), find_bad_pairs(*map), find_links_below_ceiling(*map, ceiling)})
         findings.insert(findings.end(), more.begin(), more.end());
     }
+    const auto stragglers = find_stragglers(arrivals_of(cases), rank_hosts(provenance["layout"]));
+    findings.insert(findings.end(), stragglers.begin(), stragglers.end());
     double peak = 0;
     for (const auto& c : cases) peak = c.measured() ? std::max(peak, c.busbw_gbps) : peak;
     if (ceiling && peak > 0) findings.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "measure/last_arrival.hpp"
 #include "measure/sampler.hpp"
 #include "measure/statistics.hpp"
 #include "plan/plan.hpp"
@@ -51,6 +52,10 @@ struct CaseResult {
   std::vector<double> run_nccl_tests_us;
   // The samples time_us summarises, in microseconds: kept in memory for pooling runs, never written.
   std::vector<double> samples_us;
+  // Which rank arrived last at each iteration, tallied per rank (MPI host backend, rank 0), and the
+  // iterations behind it (kept in memory for pooling runs, never written).
+  std::optional<ArrivalTally> arrivals;
+  std::vector<LastArrival> arrival_samples;
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

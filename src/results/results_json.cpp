@@ -9,6 +9,7 @@
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
 #include "plan/case_json.hpp"
+#include "results/arrivals_json.hpp"
 
 namespace commtune {
 
@@ -22,6 +23,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
   if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
   if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
+  if (r.arrivals) j["arrivals"] = to_json(*r.arrivals);
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -65,10 +67,19 @@ void read_run_medians(const json& j, const std::string& where, CaseResult& r) {
                        "]: a run's median outside the pooled time_us [min, max]");
 }
 
+// Arrivals need one sample per iteration: a batch mean has no last arrival.
+void read_arrivals(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("arrivals")) return;
+  if (r.sample_unit != SampleUnit::Iteration)
+    throw InputError(member_path(where, "arrivals") + ": only a case with per-iteration samples has last arrivals");
+  r.arrivals = arrivals_from_json(j.at("arrivals"), member_path(where, "arrivals"), r.nranks, r.time_us.count);
+}
+
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
+  read_arrivals(j, where, r);
   if (!j.contains("nccl_tests_us")) {
     if (j.contains("nccl_tests_run_us")) throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
     return;

@@ -10,6 +10,7 @@
 #include "report/json_results_writer.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/run_pooling_sink.hpp"
+#include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
@@ -116,6 +117,7 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
     sink.add(std::make_unique<TableWriter>(std::cout));
     sink.add(std::make_unique<ProgressReporter>(std::cerr));
     sink.add(keeping_sinks(plan.options.repeat, std::move(results), swept));
+    sink.add(std::make_unique<StragglerReport>(std::cout));  // after the table
   }
   sink.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
   InterruptWatch interrupt(report.stop_grace);

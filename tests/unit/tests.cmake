@@ -24,4 +24,5 @@ commtune_unit_test(doctor_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/ceiling_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/efficiency_writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pairwise_findings_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/straggler_test.cpp
 )
