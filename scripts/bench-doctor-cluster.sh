@@ -15,32 +15,33 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-# --- inside the cluster, as every rank's program: join the CPU-limited group if this is the rank -
+# --- inside the cluster, as every rank's program: the limited rank asks to join the CPU-limited
+# group (the nodes' /sys has no cgroup tree: a watcher on the host moves it, by a file named by pid)
 if [ "${1:-}" = --rank ]; then
   shift
-  if [ -n "${BENCH_LIMIT_PROCS:-}" ] && [ "${OMPI_COMM_WORLD_RANK:-}" = "${BENCH_LIMIT_RANK:-}" ]; then
-    echo $$ > "$BENCH_LIMIT_PROCS"
+  if [ -n "${BENCH_LIMIT_DIR:-}" ] && [ "${OMPI_COMM_WORLD_RANK:-}" = "${BENCH_LIMIT_RANK:-}" ]; then
+    : > "$BENCH_LIMIT_DIR/$$"
   fi
   exec "$@"
 fi
 
 # --- inside the cluster, on n1: every run ---------------------------------------------------------
 if [ "${1:-}" = --inside ]; then
-  commtune=$2 work=$3 runs=$4 group=$5
+  commtune=$2 work=$3 runs=$4 requests=$5
   read -r -a mpirun <<< "$CLUSTER_MPIRUN"
   doctor() {  # OUT [env...]
     local out=$1; shift
-    env "$@" "${mpirun[@]}" --map-by ppr:1:node -np 4 -x BENCH_LIMIT_PROCS -x BENCH_LIMIT_RANK \
+    env "$@" "${mpirun[@]}" --map-by ppr:1:node -np 4 -x BENCH_LIMIT_DIR -x BENCH_LIMIT_RANK \
       "$here/bench-doctor-cluster.sh" --rank "$commtune" doctor --quick --json "$out" > "$out.log" 2>&1 || true
     [ -f "$out" ] || { echo "bench: $out: no findings file (see $out.log)" >&2; tail -5 "$out.log" >&2; }
   }
   for i in $(seq "$runs"); do
     echo "[${SECONDS}s] run $i of $runs" >&2
-    doctor "$work/healthy-$i.json" BENCH_LIMIT_PROCS= BENCH_LIMIT_RANK=
+    doctor "$work/healthy-$i.json" BENCH_LIMIT_DIR= BENCH_LIMIT_RANK=
     bash "$here/cluster.sh" shape n4 100mbit
-    doctor "$work/shaped-$i.json" BENCH_LIMIT_PROCS= BENCH_LIMIT_RANK=
+    doctor "$work/shaped-$i.json" BENCH_LIMIT_DIR= BENCH_LIMIT_RANK=
     bash "$here/cluster.sh" unshape n4
-    doctor "$work/limited-$i.json" BENCH_LIMIT_PROCS="$group/cgroup.procs" BENCH_LIMIT_RANK=2
+    doctor "$work/limited-$i.json" BENCH_LIMIT_DIR="$requests" BENCH_LIMIT_RANK=2
   done
   exit 0
 fi
@@ -65,7 +66,21 @@ elif [ -d /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; th
 else
   echo "bench: no cgroup cpu controller to limit a rank" >&2; exit 77
 fi
+requests=$work/limit-requests
+mkdir "$requests"
+# Moves each requesting pid into the group, once (a process keeps its group across exec).
+( while :; do
+    for f in "$requests"/*; do
+      [ -e "$f" ] || continue
+      echo "${f##*/}" > "$group/cgroup.procs" 2>/dev/null || true
+      rm -f "$f"
+    done
+    sleep 0.05
+  done ) &
+watcher=$!
 cleanup() {
+  kill "$watcher" 2>/dev/null || true
+  wait "$watcher" 2>/dev/null || true
   [ -n "${KEEP:-}" ] && cp -r "$work" "$KEEP" 2>/dev/null || true
   rm -rf "$work"
   # the limited processes have ended with their runs; an empty group can be removed
@@ -75,7 +90,7 @@ trap cleanup EXIT
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(date +%s)
 bash "$here/cluster.sh" --nodes 4 --slots 2 --timeout 3000 -- \
-  bash "$here/bench-doctor-cluster.sh" --inside "$commtune" "$work" "$runs" "$group"
+  bash "$here/bench-doctor-cluster.sh" --inside "$commtune" "$work" "$runs" "$requests"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(( $(date +%s) - start )) s)"
 python3 - "$work" "$runs" "$percent" <<'PY'
 import json, sys, pathlib
