@@ -10,7 +10,10 @@
 //   - and far more often: a share of the tail iterations of at least kStragglerMinShare(n);
 //   - and a lag beyond the noise: its tail lags, weighted by count, at least kMinMargin of the
 //     cases' median iteration times (a consistent but negligible lag, such as an algorithm's own
-//     exit order, is not named).
+//     exit order, is not named);
+//   - and replicated: it leads the tail (strictly the most tail iterations) in more than half of
+//     the cases that have tail iterations, and in at least kStragglerMinCases of them; a burst of
+//     contention on one core during one or two cases is not a straggler rank.
 #include <string>
 #include <vector>
 
@@ -20,6 +23,7 @@
 namespace commtune {
 
 inline constexpr double kStragglerAlpha = 1e-3;
+inline constexpr std::size_t kStragglerMinCases = 3;
 
 // min(2/n, (1 + 1/n) / 2): twice chance, or halfway from chance to always for 2 or 3 ranks.
 double straggler_min_share(int nranks);

@@ -7,7 +7,10 @@
 
 #include "core/errors.hpp"
 #include "doctor/straggler_finding.hpp"
+#include "golden.hpp"
+#include "report/straggler_report.hpp"
 #include "results/arrivals_json.hpp"
+#include "results/results_json.hpp"
 
 namespace commtune {
 namespace {
@@ -113,11 +116,18 @@ TEST(Stragglers, AConsistentButNegligibleLagIsNotNamed) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> lag(0.3e-6, 0.7e-6);
   for (int i = 0; i < 400; ++i) arrivals.push_back(LastArrival{1, lag(rng)});
-  const std::vector<CaseArrivals> cases{CaseArrivals{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)}};
-  EXPECT_TRUE(find_stragglers(cases, {}).empty());
-  // The same order with a lag of half the iteration time is named.
+  const CaseArrivals one{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)};
+  EXPECT_TRUE(find_stragglers({one, one, one}, {}).empty());
+  // The same order with a lag of half the iteration time is named, in 3 cases, not in 2.
   for (auto& a : arrivals) a.lag_s *= 100;
-  const std::vector<CaseArrivals> late{CaseArrivals{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)}};
+  const CaseArrivals lagging{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)};
+  EXPECT_TRUE(find_stragglers({lagging, lagging}, {}).empty());
+  // ... nor when it leads only 3 of 7 cases (a burst of contention, not the rank).
+  std::vector<LastArrival> others;
+  for (int i = 0; i < 400; ++i) others.push_back(LastArrival{i % 4, lag(rng) * (i % 4 == 1 ? 1 : 100)});
+  const CaseArrivals healthy{"allreduce 8 B", 100, tally_arrivals(others, 4)};
+  EXPECT_TRUE(find_stragglers({lagging, lagging, lagging, healthy, healthy, healthy, healthy}, {}).empty());
+  const std::vector<CaseArrivals> late{lagging, lagging, lagging};
   ASSERT_EQ(find_stragglers(late, {}).size(), 1u);
   EXPECT_EQ(find_stragglers(late, {}).front().subject, "rank 1");
 }
@@ -155,6 +165,60 @@ TEST(ArrivalsJson, RoundTripsAndRejectsWhatCannotBe) {
   missing.erase("tail_lag_us");
   rejects(missing, 4, 50, "tail_lag_us");
   rejects(nlohmann::json::array(), 4, 50, "case");
+}
+
+// Deterministic measured cases of 4 ranks: rank 3 comes in 400 us late at every 10th iteration
+// (a planted straggler) or never (healthy); the others' order rotates.
+std::vector<CaseResult> deterministic_cases(bool straggler) {
+  std::vector<CaseResult> out;
+  for (std::uint64_t bytes : {1024u, 8192u, 65536u}) {
+    Case c;
+    c.collective = Collective::AllReduce;
+    c.bytes = bytes;
+    c.count = bytes / 4;
+    c.root = -1;
+    SampleRun run;
+    for (int i = 0; i < 200; ++i) {
+      run.samples.push_back((100 + i % 7) * 1e-6);
+      for (int r = 0; r < 4; ++r) {
+        const double late = r == 3 && straggler && i % 10 == 0 ? 400 : (r == i % 4 ? 3 : 0);
+        run.inside_s.push_back((100 + (i % 5) - late) * 1e-6);
+      }
+    }
+    run.iterations = run.samples.size();
+    out.push_back(measured_case(c, "default", 4, run, 0));
+  }
+  return out;
+}
+
+std::string report_of(const std::vector<CaseResult>& cases) {
+  std::ostringstream out;
+  StragglerReport report(out);
+  const Plan plan;
+  nlohmann::json provenance{{"layout", {{"ranks", nlohmann::json::array()}}}};
+  for (int r = 0; r < 4; ++r) provenance["layout"]["ranks"].push_back({{"rank", r}, {"host", "n" + std::to_string(r + 1)}});
+  report.begin(RunHeader{plan, "mpi", provenance});
+  for (const auto& c : cases) report.case_finished(c);
+  report.end(RunSummary{});
+  return out.str();
+}
+
+TEST(StragglerReport, PrintsThePlantedStragglerAfterTheTable) {
+  testing::expect_golden("straggler.txt", report_of(deterministic_cases(true)));
+}
+
+TEST(StragglerReport, PrintsNothingForAHealthyJob) { EXPECT_EQ(report_of(deterministic_cases(false)), ""); }
+
+TEST(ArrivalsJson, ACaseKeepsItsArrivalsThroughTheResultsFile) {
+  for (const auto& c : deterministic_cases(true)) {
+    ASSERT_TRUE(c.arrivals);
+    EXPECT_EQ(c.arrivals->iterations(), 200);
+    const CaseResult back = case_from_json(to_json(c), "case");
+    ASSERT_TRUE(back.arrivals);
+    EXPECT_EQ(back.arrivals->last, c.arrivals->last);
+    EXPECT_EQ(back.arrivals->tail_last, c.arrivals->tail_last);
+    EXPECT_EQ(back.arrivals->tail_median_lag_us, c.arrivals->tail_median_lag_us);
+  }
 }
 
 }  // namespace
