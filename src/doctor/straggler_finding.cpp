@@ -61,7 +61,7 @@ std::string subject(std::size_t rank, const std::vector<std::string>& hosts) {
 
 Finding straggler(std::size_t rank, const RankTail& t, const JobTail& job, double p_value, const std::vector<std::string>& hosts) {
   const double n = static_cast<double>(job.ranks.size());
-  return Finding{"straggler", Severity::Warning, subject(rank, hosts),
+  return Finding{"straggler", Severity::Info, subject(rank, hosts),
                  printf_string("last to arrive in %lld of the %lld slowest-arrival iterations (lag above each case's 90th "
                                "percentile; chance 1 in %.0f: %.1f expected, binomial p = %.1e)",
                                static_cast<long long>(t.tail), static_cast<long long>(job.tail), n,

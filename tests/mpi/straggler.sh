@@ -26,7 +26,7 @@ say "rank 3 under nice -n 19: named as the straggler after the table"
 "${MPIRUN[@]}" -x OMPI_MCA_mpi_yield_when_idle=1 -np 3 "$COMMTUNE" "${SWEEP[@]}" --out "$WORK/nice.json" : \
   -np 1 nice -n 19 "$COMMTUNE" "${SWEEP[@]}" --out "$WORK/nice.json" > "$WORK/nice.txt" 2> "$WORK/err.txt" \
   || { cat "$WORK/err.txt"; die "sweep failed"; }
-grep -q "^# \[warning\] straggler rank 3 (host " "$WORK/nice.txt" || { cat "$WORK/nice.txt"; die "rank 3 not named"; }
+grep -q "^# \[info\] straggler rank 3 (host " "$WORK/nice.txt" || { cat "$WORK/nice.txt"; die "rank 3 not named"; }
 grep -c "straggler rank" "$WORK/nice.txt" | grep -qx 1 || die "more than one straggler named"
 last_row=$(grep -n '^ \+[0-9]' "$WORK/nice.txt" | tail -1 | cut -d: -f1)
 named=$(grep -n 'straggler rank' "$WORK/nice.txt" | cut -d: -f1)

@@ -103,7 +103,7 @@ TEST(Stragglers, APlantedStragglerIsNamedWithItsHost) {
     if (findings.empty()) continue;
     EXPECT_EQ(findings[0].id, "straggler");
     EXPECT_EQ(findings[0].subject, "rank 2 (host n3)");
-    EXPECT_EQ(findings[0].severity, Severity::Warning);
+    EXPECT_EQ(findings[0].severity, Severity::Info);  // until the emulated-cluster rates hold (docs/doctor.md)
     EXPECT_NE(findings[0].evidence.find("binomial p"), std::string::npos);
     ++found;
   }
