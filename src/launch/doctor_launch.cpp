@@ -1,7 +1,9 @@
 #include "launch/doctor_launch.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "backend/mpi/mpi_backend.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
@@ -9,11 +11,13 @@
 #include "doctor/live_facts.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
+#include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
 #include "pairwise/mpi_pairwise.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/output_file.hpp"
+#include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -66,6 +70,49 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
   return out;
 }
 
+// A slow node is re-measured before it is named, like the tuner's finalists: a second map after
+// the sweep must find the same node (a burst of contention during one map names no node; it is
+// reported as information). Every rank takes rank 0's decision to measure again.
+std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
+                                          const PairwiseOptions& options) {
+  const std::vector<Finding> first = map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
+  if (control.broadcast_from_root(first.empty() ? "0" : "1") == "0") return {};
+  const std::optional<PairMatrix> again =
+      measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, options);
+  if (control.rank() != 0) return {};
+  const std::vector<Finding> second = again ? find_slow_nodes(*again) : std::vector<Finding>{};
+  std::vector<Finding> out;
+  for (Finding f : first) {
+    const bool seen = std::any_of(second.begin(), second.end(), [&](const Finding& g) { return g.subject == f.subject; });
+    if (seen) {
+      f.evidence += "; confirmed by a second map after the sweep";
+    } else {
+      f = Finding{"slow-node-transient", Severity::Info, f.subject, f.evidence + "; not seen again in a second map after the sweep",
+                  "a burst of load or traffic during the first map: run the doctor again if it recurs"};
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// Whether any node runs more ranks than it has cores: then the scheduler, not a rank, decides who
+// comes in last (an algorithm's root, on the critical path, is descheduled as often as not).
+bool any_node_oversubscribed(ControlPlane& control) {
+  const bool mine = control.locality().local_size > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto all = control.gather_to_root(mine ? "1" : "0");
+  return std::find(all.begin(), all.end(), "1") != all.end();
+}
+
+// On oversubscribed nodes a straggler is information, with the reason.
+void mark_oversubscribed(std::vector<Finding>& stragglers) {
+  for (auto& f : stragglers) {
+    f.id = "straggler-oversubscribed";
+    f.severity = Severity::Info;
+    f.evidence += "; but a node runs more ranks than it has cores, so the scheduler decides who arrives last";
+    f.action = "run one rank per core (or fewer) and run the doctor again";
+  }
+}
+
 SweepConfig doctor_sweep(bool quick) {
   SweepConfig config;
   config.name = "doctor";
@@ -73,8 +120,10 @@ SweepConfig doctor_sweep(bool quick) {
   config.options.sizes = SizeRange{8, quick ? 64u << 10 : 1u << 20, 8.0, 0};
   config.options.collectives = {Collective::AllReduce};
   config.options.placements = {Placement::OutOfPlace};
-  config.options.stopping.max_time_s = quick ? 0.05 : 0.2;
-  config.options.stopping.min_time_s = 0.01;
+  // Every size runs its whole time: the straggler finding needs the iterations (and several
+  // stretches of time), not only a precise median.
+  config.options.stopping.max_time_s = quick ? 0.1 : 0.3;
+  config.options.stopping.min_time_s = config.options.stopping.max_time_s;
   config.settings = {Setting{kDefaultSettingName, "nothing forced", {}, {}}};
   return config;
 }
@@ -108,6 +157,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   const SweepConfig config = doctor_sweep(launch.quick);
   const Plan plan = plan_sweep(config, backend.limits());
   nlohmann::json provenance{{"tool", "commtune"}};
+  provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
   std::vector<CaseResult> cases;
   CompositeSink sink;
@@ -119,12 +169,17 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   sink.begin(RunHeader{plan, "mpi", provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
+  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, pairwise);
+  const bool oversubscribed = any_node_oversubscribed(control);
   int code = 0;
   if (root) {
     if (map) {
-      for (auto more : {find_slow_nodes(*map), find_bad_pairs(*map), find_links_below_ceiling(*map, ceiling)})
+      for (auto more : {confirmed, find_bad_pairs(*map), find_links_below_ceiling(*map, ceiling)})
         findings.insert(findings.end(), more.begin(), more.end());
     }
+    auto stragglers = find_stragglers(arrivals_of(cases), rank_hosts(provenance["layout"]));
+    if (oversubscribed) mark_oversubscribed(stragglers);
+    findings.insert(findings.end(), stragglers.begin(), stragglers.end());
     double peak = 0;
     for (const auto& c : cases) peak = c.measured() ? std::max(peak, c.busbw_gbps) : peak;
     if (ceiling && peak > 0) findings.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});

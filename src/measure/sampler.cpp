@@ -30,6 +30,20 @@ void add_loop_seconds(SampleRun& run, const BatchTimes& batch, bool first) {
   run.loop_seconds = (first ? 0.0 : *run.loop_seconds) + *batch.rank_mean_loop_seconds;
 }
 
+// The times inside are kept only while every batch has the same whole number per sample (and
+// within kMaxInsideValues): dropped for good otherwise.
+void add_inside(SampleRun& run, const BatchTimes& batch, bool first) {
+  const std::size_t per = batch.inside_s.size() / batch.samples.size();
+  const bool whole = per >= 2 && batch.inside_s.size() == per * batch.samples.size();
+  const bool same = first || (!run.inside_s.empty() && run.inside_s.size() == per * run.samples.size());
+  if (!whole || !same || run.inside_s.size() + batch.inside_s.size() > kMaxInsideValues) {
+    run.inside_s.clear();
+    run.inside_s.shrink_to_fit();
+    return;
+  }
+  run.inside_s.insert(run.inside_s.end(), batch.inside_s.begin(), batch.inside_s.end());
+}
+
 }  // namespace
 
 std::optional<double> SampleRun::loop_seconds_per_iteration() const {
@@ -45,6 +59,7 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
     run.pipelined_seconds = seconds / static_cast<double>(iterations);
   }
   add_loop_seconds(run, batch, run.iterations == 0);
+  add_inside(run, batch, run.iterations == 0);
   run.samples.insert(run.samples.end(), batch.samples.begin(), batch.samples.end());
   run.iterations += iterations;
   run.seconds += seconds;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "measure/last_arrival.hpp"
 #include "measure/stopping_rule.hpp"
 
 namespace commtune {
@@ -18,6 +19,10 @@ struct BatchTimes {
   // The batch's timed-loop seconds on each rank, averaged over ranks (nccl-tests' arithmetic),
   // where the backend measures it.
   std::optional<double> rank_mean_loop_seconds;
+  // Iteration unit, where the backend measures it: each rank's seconds inside each iteration,
+  // iteration-major (inside_s[i * ranks + r]), for the last arrivals. Only the first rank gets
+  // them; empty elsewhere.
+  std::vector<double> inside_s;
 };
 
 class BatchTimer {
@@ -29,6 +34,8 @@ class BatchTimer {
   virtual BatchTimes time_batch(std::size_t iterations) = 0;
 };
 
+inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles
+
 struct SampleRun {
   std::vector<double> samples;  // seconds per iteration (or per-batch means), max over ranks
   SampleUnit unit = SampleUnit::Iteration;
@@ -38,6 +45,9 @@ struct SampleRun {
   double pipelined_seconds = 0;   // total / iterations of the longest batch, from the samples
   // Sum over batches of the rank-mean loop seconds; only when every timed batch had one.
   std::optional<double> loop_seconds;
+  // Every rank's seconds inside each sample's iteration, while every timed batch had them (else
+  // empty), at most kMaxInsideValues of them.
+  std::vector<double> inside_s;
 
   Sampled sampled() const { return Sampled{samples, unit, iterations, seconds}; }
   // nccl-tests' figure: the timed loops' rank-mean seconds / the iterations they ran.

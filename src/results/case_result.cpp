@@ -76,6 +76,10 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   CaseResult r = measured_case(spec, setting, nranks, run.samples, run.pipelined_seconds, wrong);
   r.sample_unit = run.unit;
   if (const std::optional<double> loop = run.loop_seconds_per_iteration()) r.nccl_tests = loop_figure(spec, nranks, *loop);
+  if (nranks >= 2 && !run.inside_s.empty() && run.inside_s.size() == run.samples.size() * static_cast<std::size_t>(nranks)) {
+    r.arrival_samples = last_arrivals(run.inside_s, nranks);
+    r.arrivals = tally_arrivals(r.arrival_samples, nranks);
+  }
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "measure/last_arrival.hpp"
 #include "measure/sampler.hpp"
 #include "measure/statistics.hpp"
 #include "plan/plan.hpp"
@@ -62,6 +63,11 @@ struct CaseResult {
   std::optional<RacedOut> raced_out;  // racing: dropped here before the end of the race
 
   bool raced_out_here() const { return raced_out.has_value(); }
+
+  // Which rank arrived last at each iteration, tallied per rank (MPI host backend, rank 0), and the
+  // iterations behind it (kept in memory for pooling runs, never written).
+  std::optional<ArrivalTally> arrivals;
+  std::vector<LastArrival> arrival_samples;
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

@@ -10,6 +10,7 @@
 #include "core/json_fields.hpp"
 #include "core/message_text.hpp"
 #include "plan/case_json.hpp"
+#include "results/arrivals_json.hpp"
 
 namespace commtune {
 
@@ -24,6 +25,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
   if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
   if (r.raced_out) j["raced_out"] = json{{"round", r.raced_out->round}, {"reason", r.raced_out->reason}};
+  if (r.arrivals) j["arrivals"] = to_json(*r.arrivals);
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -83,11 +85,20 @@ void read_raced_out(const json& j, const std::string& where, CaseResult& r) {
   r.raced_out = std::move(out);
 }
 
+// Arrivals need one sample per iteration: a batch mean has no last arrival.
+void read_arrivals(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("arrivals")) return;
+  if (r.sample_unit != SampleUnit::Iteration)
+    throw InputError(member_path(where, "arrivals") + ": only a case with per-iteration samples has last arrivals");
+  r.arrivals = arrivals_from_json(j.at("arrivals"), member_path(where, "arrivals"), r.nranks, r.time_us.count);
+}
+
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   read_raced_out(j, where, r);
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
+  read_arrivals(j, where, r);
   if (!j.contains("nccl_tests_us")) {
     if (j.contains("nccl_tests_run_us")) throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
     return;

@@ -30,6 +30,20 @@ SampleStats pooled_stats(const std::vector<CaseResult>& runs, std::vector<double
   return order[(order.size() - 1) / 2]->time_us;
 }
 
+// The pooled arrivals are the tally of every run's iterations, while every run has them.
+void pool_arrivals(const std::vector<CaseResult>& runs, CaseResult& out) {
+  out.arrival_samples.clear();
+  out.arrivals.reset();
+  for (const auto& r : runs) {
+    if (r.arrival_samples.empty()) {
+      out.arrival_samples.clear();
+      return;
+    }
+    out.arrival_samples.insert(out.arrival_samples.end(), r.arrival_samples.begin(), r.arrival_samples.end());
+  }
+  if (out.arrival_samples.size() == out.time_us.count) out.arrivals = tally_arrivals(out.arrival_samples, out.nranks);
+}
+
 }  // namespace
 
 CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_runs) {
@@ -52,6 +66,7 @@ CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_ru
     if (r.nccl_tests) out.run_nccl_tests_us.push_back(r.nccl_tests->time_us);
   }
   out.pipelined_us = mean_of(pipelined);
+  pool_arrivals(runs, out);
   out.algbw_gbps = algorithm_bandwidth_gbps(out.spec.bytes, out.time_us.median * 1e-6);
   out.busbw_gbps = bus_bandwidth_gbps(out.spec.collective, out.spec.bytes, out.time_us.median * 1e-6, out.nranks);
   if (out.run_nccl_tests_us.size() == runs.size())

@@ -10,6 +10,7 @@
 #include "report/json_results_writer.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/run_pooling_sink.hpp"
+#include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
@@ -94,6 +95,7 @@ void attach_rank0_sinks(SessionSinks& sinks, const Plan& plan, std::unique_ptr<J
   auto display = std::make_unique<CompositeSink>();
   display->add(std::make_unique<TableWriter>(std::cout));
   display->add(std::make_unique<ProgressReporter>(std::cerr));
+  display->add(std::make_unique<StragglerReport>(std::cout));  // after the table
   std::unique_ptr<ResultSink> keep = keeping_sinks(plan.options.repeat, std::move(results), swept);
   sinks.display = display.get();
   sinks.keep = keep.get();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Inside the emulated cluster (4 nodes, 2 slots each): mpirun with the hostfile and the launch
 # agent. The MPI backend's layout, whole lines when stdout and stderr share one stream, simulated
-# NCCL workers with GPU = local rank on every node, and a node shaped to 100 Mbit.
+# NCCL workers with GPU = local rank on every node, and a node shaped to 100 Mbit (a sweep, and the
+# doctor naming it as the slow node).
 source "$(dirname "$0")/common.sh"
 
 say "mpirun -np 8 on 4 nodes: MPI backend"
@@ -34,4 +35,17 @@ status=0
 "$COMMTUNE" compare "$WORK/fast.json" "$WORK/slow.json" --format json --out "$WORK/compare.json" || status=$?
 [ "$status" -eq 1 ] || die "compare exit $status, wanted 1 (slower)"
 python3 "$HERE/check_slow_node.py" "$WORK/fast.json" "$WORK/slow.json" "$WORK/compare.json" --rate-bits 100e6
+say "doctor, one rank per node, n4 shaped to 100 Mbit: n4 is the slow node, and no other"
+bash "$ROOT/scripts/cluster.sh" shape n4 100mbit
+status=0
+"${MPIRUN[@]}" --map-by ppr:1:node -np 4 "$COMMTUNE" doctor --quick --json "$WORK/doctor.json" > "$WORK/doctor.txt" 2>&1 || status=$?
+bash "$ROOT/scripts/cluster.sh" unshape n4
+[ "$status" -eq 1 ] || { tail -20 "$WORK/doctor.txt"; die "doctor exit $status, wanted 1 (a critical finding)"; }
+python3 - "$WORK/doctor.json" <<'PY' || die "doctor's slow node"
+import json, sys
+d = json.load(open(sys.argv[1]))
+slow = [f["subject"] for f in d["findings"] if f["id"] == "slow-node"]
+assert slow == ["node n4"], d["findings"]
+assert d["pairwise"]["members"] == ["n1", "n2", "n3", "n4"], d["pairwise"]["members"]
+PY
 echo "cluster mpirun checks: all passed"

@@ -91,7 +91,7 @@ class ScriptedTimer : public BatchTimer {
  public:
   BatchTimes time_batch(std::size_t n) override {
     requested.push_back(n);
-    return BatchTimes{std::vector<double>(n, 2e-6), std::nullopt};
+    return BatchTimes{std::vector<double>(n, 2e-6), std::nullopt, {}};
   }
   std::vector<std::size_t> requested;
 };
@@ -151,7 +151,7 @@ TEST(StoppingRule, BatchMeansAreSizedByTimeNotByRemainingSamples) {
 
 TEST(Sampler, ABatchOfIterationsAddsOneSampleEach) {
   SampleRun run;
-  add_batch(run, 3, BatchTimes{{1.0, 2.0, 3.0}, 5.0});
+  add_batch(run, 3, BatchTimes{{1.0, 2.0, 3.0}, 5.0, {}});
   EXPECT_EQ(run.samples.size(), 3u);
   EXPECT_EQ(run.iterations, 3u);
   EXPECT_DOUBLE_EQ(run.seconds, 6.0);
@@ -162,8 +162,8 @@ TEST(Sampler, ABatchOfIterationsAddsOneSampleEach) {
 TEST(Sampler, ABatchMeanStandsForItsIterations) {
   SampleRun run;
   run.unit = SampleUnit::BatchMean;
-  add_batch(run, 10, BatchTimes{{2.0}, 21.0});
-  add_batch(run, 30, BatchTimes{{1.0}, 33.0});
+  add_batch(run, 10, BatchTimes{{2.0}, 21.0, {}});
+  add_batch(run, 30, BatchTimes{{1.0}, 33.0, {}});
   EXPECT_EQ(run.samples, (std::vector<double>{2.0, 1.0}));
   EXPECT_EQ(run.iterations, 40u);
   EXPECT_DOUBLE_EQ(run.seconds, 50.0);
@@ -174,10 +174,10 @@ TEST(Sampler, ABatchMeanStandsForItsIterations) {
 
 TEST(Sampler, ABatchOfTheWrongShapeIsABackendError) {
   SampleRun iterations;
-  EXPECT_THROW(add_batch(iterations, 3, BatchTimes{{1.0, 2.0}, std::nullopt}), BackendError);
+  EXPECT_THROW(add_batch(iterations, 3, BatchTimes{{1.0, 2.0}, std::nullopt, {}}), BackendError);
   SampleRun means;
   means.unit = SampleUnit::BatchMean;
-  EXPECT_THROW(add_batch(means, 3, BatchTimes{{1.0, 2.0, 3.0}, std::nullopt}), BackendError);
+  EXPECT_THROW(add_batch(means, 3, BatchTimes{{1.0, 2.0, 3.0}, std::nullopt, {}}), BackendError);
 }
 
 TEST(Sampler, TheLoopFigureNeedsEveryBatch) {

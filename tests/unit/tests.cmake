@@ -25,6 +25,7 @@ commtune_unit_test(doctor_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/ceiling_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/efficiency_writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pairwise_findings_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/straggler_test.cpp
 )
 
 # `commtune report`: the HTML/SVG generator and the page from fixtures, with golden files.

@@ -198,8 +198,8 @@ TEST(ResultsJson, GraphSamplesAndTheNcclTestsFigureRoundTrip) {
   const Case c = synthetic_plan().cases.front();  // allreduce, 1024 B, 4 ranks
   SampleRun run;
   run.unit = SampleUnit::BatchMean;
-  add_batch(run, 100, BatchTimes{{10e-6}, 1.2e-3});
-  add_batch(run, 100, BatchTimes{{12e-6}, 0.8e-3});
+  add_batch(run, 100, BatchTimes{{10e-6}, 1.2e-3, {}});
+  add_batch(run, 100, BatchTimes{{12e-6}, 0.8e-3, {}});
   const CaseResult r = measured_case(c, "default", 4, run, 0);
   EXPECT_EQ(r.sample_unit, SampleUnit::BatchMean);
   ASSERT_TRUE(r.nccl_tests);

@@ -19,24 +19,47 @@ class MpiBatchTimer : public BatchTimer {
       : collective_(collective), control_(control), paced_(paced) {}
 
   BatchTimes time_batch(std::size_t iterations) override {
-    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations);
+    std::vector<double> inside;
+    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside);
+    std::vector<double> all_inside = paced_ ? std::vector<double>{} : gather_inside(inside);
     MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
-    return BatchTimes{std::move(durations), std::nullopt};
+    return BatchTimes{std::move(durations), std::nullopt, std::move(all_inside)};
   }
 
  private:
   // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
-  std::vector<double> back_to_back(std::size_t iterations) {
+  // `inside` gets each iteration's seconds inside the call, for the last arrival.
+  std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside) {
     std::vector<double> durations(iterations);
+    inside.assign(iterations, 0.0);
     MPI_Barrier(control_);
     double previous = MPI_Wtime();
-    for (auto& d : durations) {
+    for (std::size_t i = 0; i < iterations; ++i) {
+      const double entered = MPI_Wtime();
       collective_.run();
       const double now = MPI_Wtime();
-      d = now - previous;
+      durations[i] = now - previous;
+      inside[i] = now - entered;
       previous = now;
     }
     return durations;
+  }
+
+  // Rank 0 gets every rank's time inside each iteration, iteration-major, for the last arrivals;
+  // the others get nothing (only rank 0 writes results).
+  std::vector<double> gather_inside(const std::vector<double>& inside) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(control_, &rank);
+    MPI_Comm_size(control_, &size);
+    if (size < 2) return {};
+    const std::size_t n = inside.size();
+    std::vector<double> all(rank == 0 ? n * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(inside.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n), MPI_DOUBLE, 0, control_);
+    std::vector<double> out(all.size());
+    const auto ranks = static_cast<std::size_t>(size);
+    for (std::size_t i = 0; i < n && rank == 0; ++i)
+      for (std::size_t r = 0; r < ranks; ++r) out[i * ranks + r] = all[r * n + i];
+    return out;
   }
 
   // A rooted one-way collective (broadcast) does not synchronise ranks: an eager root runs ahead
@@ -77,7 +100,7 @@ class MpiSettingSession : public SettingSession {
     }
     MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted);
     const SampleRun run = sample_until_stable(timer, options_.stopping);
-    return measured_case(c, setting.name, nranks_, run.samples, run.pipelined_seconds, wrong);
+    return measured_case(c, setting.name, nranks_, run, wrong);
   }
 
  private:

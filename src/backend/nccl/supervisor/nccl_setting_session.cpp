@@ -27,7 +27,7 @@ class SupervisedBatchTimer : public BatchTimer {
     const StepOutcome outcome = run_(iterations, data);
     if (!outcome.ok()) throw BatchFailed{outcome};
     const TimedBatch batch = timed_batch_from_json(data);
-    return BatchTimes{batch.seconds, batch.loop_seconds};
+    return BatchTimes{batch.seconds, batch.loop_seconds, {}};
   }
 
  private:

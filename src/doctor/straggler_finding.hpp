@@ -1,0 +1,43 @@
+#pragma once
+// The straggler rank: one rank that arrives last at the collectives far more often than chance,
+// by a lag that matters. Judged on the tail iterations (lag above the case's 90th percentile of
+// lags, measure/last_arrival): in a healthy job the last rank of those is any rank, 1 in n; a
+// straggler takes most of them.
+//
+// The rule, over every case of the sweep together (a straggler is a property of the rank):
+//   - binomial test: the rank's count of tail iterations against chance 1/n, one-sided,
+//     p x n (Bonferroni over the ranks) below kStragglerAlpha;
+//   - and far more often: a share of the tail iterations of at least kStragglerMinShare(n);
+//   - and a lag beyond the noise: its tail lags, weighted by count, at least kMinMargin of the
+//     cases' median iteration times (a consistent but negligible lag, such as an algorithm's own
+//     exit order, is not named);
+//   - and replicated: it leads the tail (strictly the most tail iterations) in more than half of
+//     the cases that have tail iterations, and in at least kStragglerMinCases of them; a burst of
+//     contention on one core during one or two cases is not a straggler rank.
+#include <string>
+#include <vector>
+
+#include "doctor/finding.hpp"
+#include "measure/last_arrival.hpp"
+
+namespace commtune {
+
+inline constexpr double kStragglerAlpha = 1e-3;
+inline constexpr std::size_t kStragglerMinCases = 3;
+
+// min(2/n, (1 + 1/n) / 2): twice chance, or halfway from chance to always for 2 or 3 ranks.
+double straggler_min_share(int nranks);
+
+// One-sided binomial tail: P(X >= k) for X ~ Binomial(trials, p).
+double binomial_upper_tail(std::int64_t k, std::int64_t trials, double p);
+
+struct CaseArrivals {
+  std::string label;     // the case, for the evidence ("allreduce 64 KiB")
+  double median_us = 0;  // its median iteration time
+  ArrivalTally tally;
+};
+
+// `hosts[r]`: rank r's host (may be shorter: no host named).
+std::vector<Finding> find_stragglers(const std::vector<CaseArrivals>& cases, const std::vector<std::string>& hosts);
+
+}  // namespace commtune
