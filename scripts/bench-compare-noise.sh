@@ -13,7 +13,8 @@
 #     of every identical sweep (what --run-noise stands for), and the same within one sweep.
 #   - the single-run view: S extra sweeps without --repeat, compared pairwise (widened verdicts).
 #
-# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=6 REPEAT=4 SINGLES=6 NP=4)
+# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=6 REPEAT=4 SINGLES=6 NP=4;
+#   RUN_NOISE=D passes --run-noise D to compare; KEEP=DIR keeps the sweeps, or compares them again)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -34,10 +35,11 @@ done
 [ -e "$work/single-$singles.json" ] || for i in $(seq "$singles"); do sweep "$work/single-$i.json"; done
 echo "# bench-compare-noise: $sweeps sweeps x --repeat $repeat, $sweeps forced basic_linear, $singles single-run sweeps; $np ranks; $(( $(date +%s) - start )) s; load average $load_before before, $(cut -d' ' -f1 /proc/loadavg) after"
 exec python3 - "$commtune" "$work" "$sweeps" "$singles" <<'PY'
-import itertools, json, statistics, subprocess, sys
+import itertools, json, os, statistics, subprocess, sys
 commtune, work, sweeps, singles = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 def compare(a, b):
-    p = subprocess.run([commtune, "compare", a, b, "--format", "json"], capture_output=True, text=True)
+    noise = ["--run-noise", os.environ["RUN_NOISE"]] if os.environ.get("RUN_NOISE") else []
+    p = subprocess.run([commtune, "compare", a, b, "--format", "json"] + noise, capture_output=True, text=True)
     if p.returncode not in (0, 1):
         sys.exit(f"compare {a} {b} exited {p.returncode}: {p.stderr}")
     return p.returncode, json.loads(p.stdout)

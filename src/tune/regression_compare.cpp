@@ -108,14 +108,15 @@ void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunR
   }
 }
 
-// The permutation test over passes for the cases judged on their own runs (not widened); a SLOWER
+// The permutation test over passes for the measured cases (a widened case on its widened band), when
+// the passes can give p <= kComparisonAlpha at all (else the widening alone decides); a SLOWER
 // or FASTER verdict the whole comparison does not carry becomes AMBIGUOUS. A case the comparison
 // finds changed one way is left out of the other way's test: relabelled, a real speed-up would
 // look like a slowdown and hide the real slowdowns beside it.
 void apply_significance(CompareReport& report, const std::vector<PassCase>& judged, const std::vector<std::size_t>& at,
                         double threshold) {
-  if (judged.empty()) return;
   const std::size_t m = report.baseline_passes, k = report.current_passes;
+  if (judged.empty() || run_orderings(m, k) < kRankOrderings) return;  // too few passes: the widening alone decides
   Significance s = comparison_significance(judged, m, k, threshold);
   const auto family = [&](Verdict other, double other_p) {
     std::vector<PassCase> out;
@@ -213,7 +214,7 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
   const Side base = gather_side(baselines, baseline_origins, report.basis);
   const Side cur = gather_side(currents, current_origins, report.basis);
   for (const auto* notes : {&base.notes, &cur.notes}) report.notes.insert(report.notes.end(), notes->begin(), notes->end());
-  const RunRule rule{options.threshold, options.run_noise};
+  const RunRule rule{options.threshold, options.run_noise, baselines.size(), currents.size()};
   report.baseline_passes = base.passes;
   report.current_passes = cur.passes;
   std::vector<PassCase> judged;
@@ -225,8 +226,8 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
       continue;
     }
     report.cases.push_back(compare_case(key, b, it->second, rule));
-    if (report.cases.back().measured && !report.cases.back().widened) {
-      judged.push_back({&b.runs, &it->second.runs});
+    if (report.cases.back().measured) {
+      judged.push_back({&b.runs, &it->second.runs, report.cases.back().widened ? options.run_noise : 0});
       judged_at.push_back(report.cases.size() - 1);
     }
   }

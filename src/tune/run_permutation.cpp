@@ -14,13 +14,18 @@ namespace {
 constexpr double kNone = -std::numeric_limits<double>::infinity();
 
 // One case's runs by pass: baseline passes first, then current ones (NaN: no run in that pass).
-using PassMatrix = std::vector<std::vector<double>>;
+struct PassRow {
+  std::vector<double> us;
+  double widening = 0;
+};
+using PassMatrix = std::vector<PassRow>;
 
 PassMatrix pass_matrix(const std::vector<PassCase>& cases, std::size_t m, std::size_t k) {
   PassMatrix out;
   out.reserve(cases.size());
   for (const PassCase& c : cases) {
     std::vector<double> row(m + k, std::numeric_limits<double>::quiet_NaN());
+    const double widening = c.widening;
     const auto place = [&](const CaseRuns& runs, std::size_t first, std::size_t passes) {
       if (runs.run_us.empty() || runs.pass.size() != runs.run_us.size())
         throw Error("comparison_significance: a case without runs or pass ids on a side");
@@ -31,7 +36,7 @@ PassMatrix pass_matrix(const std::vector<PassCase>& cases, std::size_t m, std::s
     };
     place(*c.baseline, 0, m);
     place(*c.current, m, k);
-    out.push_back(std::move(row));
+    out.push_back(PassRow{std::move(row), widening});
   }
   return out;
 }
@@ -43,7 +48,7 @@ struct Margins {
 // The largest margins over cases for one labelling (is_current[p] for each pass p).
 Margins margins_of(const PassMatrix& matrix, const std::vector<char>& is_current, double threshold) {
   Margins out;
-  for (const auto& row : matrix) {
+  for (const auto& [row, widening] : matrix) {
     double base_lo = INFINITY, base_hi = -INFINITY, cur_lo = INFINITY, cur_hi = -INFINITY;
     for (std::size_t p = 0; p < row.size(); ++p) {
       if (std::isnan(row[p])) continue;
@@ -53,8 +58,9 @@ Margins margins_of(const PassMatrix& matrix, const std::vector<char>& is_current
       hi = std::max(hi, row[p]);
     }
     if (!std::isfinite(base_hi) || !std::isfinite(cur_hi)) continue;  // a side empty under this labelling
-    out.slower = std::max(out.slower, cur_lo / (base_hi * (1 + threshold)) - 1);
-    out.faster = std::max(out.faster, base_lo / (cur_hi * (1 + threshold)) - 1);
+    const double bar = (1 + threshold) * (1 + widening);
+    out.slower = std::max(out.slower, cur_lo / (base_hi * bar) - 1);
+    out.faster = std::max(out.faster, base_lo / (cur_hi * bar) - 1);
   }
   return out;
 }

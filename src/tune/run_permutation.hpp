@@ -24,6 +24,7 @@ inline constexpr std::size_t kSampledLabellings = 9999;
 struct PassCase {
   const CaseRuns* baseline = nullptr;  // pass ids in 0..baseline_passes-1
   const CaseRuns* current = nullptr;   // pass ids in 0..current_passes-1
+  double widening = 0;                 // the case's baseline band widened by this (its verdict's)
 };
 
 struct Significance {

@@ -51,7 +51,9 @@ RunJudgement judge_runs(const CaseRuns& baseline, const CaseRuns& current, const
   Band base = band_of(baseline);
   const Band cur = band_of(current);
   RunJudgement j;
-  j.widened = run_orderings(baseline.run_us.size(), current.run_us.size()) < kRankOrderings;
+  const bool few_launches = rule.run_noise > 0 && rule.baseline_launches > 0 && rule.current_launches > 0 &&
+                            run_orderings(rule.baseline_launches, rule.current_launches) < kRankOrderings;
+  j.widened = few_launches || run_orderings(baseline.run_us.size(), current.run_us.size()) < kRankOrderings;
   if (j.widened) {
     base.low /= 1 + rule.run_noise;
     base.high *= 1 + rule.run_noise;

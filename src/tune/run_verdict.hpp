@@ -44,13 +44,17 @@ struct CaseRuns {
 struct RunRule {
   double threshold = 0.05;
   double run_noise = kDefaultRunNoise;
+  // Launches (results files) a side's runs come from: the runs of one launch share its conditions
+  // (the placement of its ranks, the state of the machine), which no run inside it shows, so
+  // fewer than kRankOrderings orderings of launches widen the baseline band as too few runs do.
+  std::size_t baseline_launches = 0, current_launches = 0;  // 0: not known (runs are launches)
 };
 
 struct RunJudgement {
   Verdict verdict = Verdict::Same;
   double change = 0;                       // median of current runs / median of baseline runs - 1
   double change_low = 0, change_high = 0;  // the change's interval, from the two bands
-  bool widened = false;                    // too few runs: the baseline band got the default noise
+  bool widened = false;                    // too few runs or launches: the baseline band got the default noise
 };
 
 // C(m + k, k): how many orderings of m baseline and k current runs there are.

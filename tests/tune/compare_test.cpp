@@ -104,8 +104,9 @@ TEST(Compare, GoldenMarkdownAndJson) {
 }
 
 TEST(Compare, GoldenMarkdownAndJsonOfRepeatedRuns) {
-  // Four runs a side (each case's median x 0.99, 1, 1.01, 1.02): judged on the runs' spread, with
-  // the whole comparison's permutation test over the 4 + 4 passes in the report.
+  // Four runs a side (each case's median x 0.99, 1, 1.01, 1.02) and --run-noise 0 (one launch a
+  // side, its conditions known not to move): judged on the runs' spread, with the whole
+  // comparison's permutation test over the 4 + 4 passes in the report.
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   ResultsDocument small = base, small_current = current_run(base);
   const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
@@ -114,7 +115,7 @@ TEST(Compare, GoldenMarkdownAndJsonOfRepeatedRuns) {
     for (auto& r : d->cases)
       for (double f : {0.99, 1.0, 1.01, 1.02}) r.run_medians_us.push_back(r.time_us.median * f);
   }
-  const CompareReport report = compare_results(small, small_current, CompareOptions{0.05});
+  const CompareReport report = compare_results(small, small_current, CompareOptions{0.05, 0});  // launch noise known: 0
   EXPECT_FALSE(report.any_widened());
   ASSERT_TRUE(report.significance.has_value());
   EXPECT_EQ(report.significance->labellings, 70u);

@@ -111,7 +111,8 @@ Tally tally(int trials, std::size_t runs, double drift, double sigma, double shi
   for (int i = 0; i < trials; ++i) {
     const ResultsDocument base = noisy_sweep(rng, runs, drift, sigma, 0, 0);
     const ResultsDocument cur = noisy_sweep(rng, runs, drift, sigma, shift, from);
-    const CompareReport report = compare_results(base, cur, CompareOptions{0.05});
+    // One file a side, but the synthetic passes share no launch conditions: --run-noise 0.
+    const CompareReport report = compare_results(base, cur, CompareOptions{0.05, 0});
     t.alarms += report.regression();
     bool any = report.regression();
     for (const auto& c : report.cases) any = any || c.note.rfind("SLOWER on its own runs", 0) == 0;
@@ -144,11 +145,30 @@ TEST(RunPermutation, ASpeedUpElsewhereDoesNotHideASlowdown) {
   for (auto& c : cur.cases)
     if (c.spec.bytes < (1u << 20))
       for (double& m : c.run_medians_us) m /= 3;
-  const CompareReport report = compare_results(base, cur, CompareOptions{0.05});
+  const CompareReport report = compare_results(base, cur, CompareOptions{0.05, 0});
   EXPECT_EQ(report.count(Verdict::Slower), 6u);
   EXPECT_EQ(report.count(Verdict::Faster), 4u);
   ASSERT_TRUE(report.significance.has_value());
   EXPECT_DOUBLE_EQ(report.significance->slower_p, 1.0 / 70);
+}
+
+TEST(RunPermutation, OneLaunchASideIsWidenedByTheLaunchNoise) {
+  // Four tight runs a side, but one file each: a whole launch 20% slower (its ranks placed worse)
+  // is inside the default launch noise, AMBIGUOUS; twice as slow is beyond it, SLOWER.
+  std::mt19937 rng(27);
+  const ResultsDocument base = noisy_sweep(rng, 4, 0, 0.01, 0, 0);
+  const auto scaled = [&](double factor) {
+    ResultsDocument cur = base;
+    for (auto& c : cur.cases)
+      for (double& m : c.run_medians_us) m *= factor;
+    return cur;
+  };
+  const CompareReport moved = compare_results(base, scaled(1.2), CompareOptions{0.05});
+  EXPECT_TRUE(moved.any_widened());
+  EXPECT_FALSE(moved.regression());
+  const CompareReport slower = compare_results(base, scaled(2.0), CompareOptions{0.05});
+  EXPECT_TRUE(slower.regression());
+  EXPECT_EQ(slower.count(Verdict::Slower), slower.cases.size());
 }
 
 }  // namespace

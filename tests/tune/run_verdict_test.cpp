@@ -113,7 +113,7 @@ int regressions(std::size_t runs, double drift, double sigma, double shift, std:
   for (int t = 0; t < kTrials; ++t) {
     const ResultsDocument base = series_run(rng, runs, drift, sigma, 0, 0);
     const ResultsDocument cur = series_run(rng, runs, drift, sigma, shift, from);
-    alarms += compare_results(base, cur, CompareOptions{0.05}).regression();
+    alarms += compare_results(base, cur, CompareOptions{0.05, 0}).regression();  // no launch effect in these runs
   }
   return alarms;
 }
@@ -139,19 +139,19 @@ TEST(RunVerdict, ALoneSizeNeedsStrongEvidenceAndRangesSpanNeighbours) {
         for (double& m : c.run_medians_us) m *= factor;
   };
   scale(512 << 10, 1.10);  // lone, +10%: clear of the runs, but not of 3x the threshold
-  CompareReport report = compare_results(base, cur, CompareOptions{0.05});
+  CompareReport report = compare_results(base, cur, CompareOptions{0.05, 0});
   EXPECT_FALSE(report.regression());
   EXPECT_EQ(report.count(Verdict::Ambiguous), 2u);
   scale(2 << 20, 1.10);
   scale(4 << 20, 1.10);  // two neighbours: a range
-  report = compare_results(base, cur, CompareOptions{0.05});
+  report = compare_results(base, cur, CompareOptions{0.05, 0});
   ASSERT_EQ(report.slower_ranges.size(), 1u);
   EXPECT_EQ(report.slower_ranges[0].first_bytes, 2u << 20);
   EXPECT_EQ(report.slower_ranges[0].last_bytes, 4u << 20);
   EXPECT_EQ(report.slower_ranges[0].cases, 4u);
   EXPECT_EQ(report.count(Verdict::Slower), 4u);
   scale(512 << 10, 1.5);  // lone but +65%: strong evidence
-  report = compare_results(base, cur, CompareOptions{0.05});
+  report = compare_results(base, cur, CompareOptions{0.05, 0});
   EXPECT_EQ(report.slower_ranges.size(), 2u);
   EXPECT_EQ(report.count(Verdict::Slower), 6u);
   EXPECT_EQ(report.worst_slower()->bytes, 512u << 10);
