@@ -2,12 +2,12 @@
 # Fuzzes the readers of user files (config, results and nccl-tests JSON, recommendation) with libFuzzer: builds them
 # with clang and -fsanitize=fuzzer,address,undefined in build-fuzz (or $COMMTUNE_FUZZ_BUILD_DIR),
 # seeds each from the bad-input corpus (tests/badinput), the shipped configs and the fixtures, and
-# runs each for COMMTUNE_FUZZ_SECONDS (default 60). Fails on a crash, an exception other than
+# runs each for COMMTUNE_FUZZ_SECONDS (default 30; CI's time limit). Fails on a crash, an exception other than
 # InputError, a hang (10 s per input), a leak or a sanitizer report; prints runs per target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${COMMTUNE_FUZZ_BUILD_DIR:-build-fuzz}
-seconds=${COMMTUNE_FUZZ_SECONDS:-60}
+seconds=${COMMTUNE_FUZZ_SECONDS:-30}
 jobs=${COMMTUNE_JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCOMMTUNE_BUILD_FUZZERS=ON \
   -DCOMMTUNE_BUILD_TESTS=OFF -DCOMMTUNE_WITH_NCCL=OFF > /dev/null

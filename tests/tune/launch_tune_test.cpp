@@ -51,7 +51,8 @@ TEST(LaunchTune, AWinnerOnPooledSamplesOnlyIsNotAWinner) {
   const ResultsDocument merged = merge_launches({launch(100, 95), launch(110, 88), launch(90, 98)}, {"a", "b", "c"});
   const ResultsDocument middle = launch(100, 80);
   ASSERT_EQ(decision(tune(middle, TuneOptions{})).winner, "fast");
-  const SizeDecision& d = decision(tune(merged, TuneOptions{}));
+  const Recommendation rec = tune(merged, TuneOptions{});  // decision() points into it
+  const SizeDecision& d = decision(rec);
   EXPECT_EQ(d.winner, "");
   EXPECT_NE(d.reason.find("runs do not all beat the default's"), std::string::npos) << d.reason;
 }
