@@ -38,7 +38,7 @@ inline constexpr double kLoneSizeFactor = 3;
 struct CaseRuns {
   std::vector<double> run_us;        // one figure per run, > 0
   double ci_low = 0, ci_high = 0;    // one run: its median's interval (0: unknown, the figure itself)
-  std::vector<std::size_t> pass;     // which pass of its side each run came from (tune/run_permutation.hpp)
+  std::vector<std::size_t> pass{};   // which pass of its side each run came from (tune/run_permutation.hpp)
 };
 
 struct RunRule {

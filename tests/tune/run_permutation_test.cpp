@@ -81,25 +81,6 @@ TEST(RunPermutation, MissingPassesAndBadPassIds) {
   EXPECT_THROW(comparison_significance({{&base, &cur}}, 3, 3, 0.05), Error);
 }
 
-// One sweep of 5 sizes x 2 placements with `runs` passes: every pass drifts by a common factor
-// (spread `drift`), every case by its own (`sigma`); `shift` slower from `from` bytes on.
-ResultsDocument noisy_sweep(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from) {
-  std::normal_distribution<double> common(0, drift), own(0, sigma);
-  std::vector<double> factors;
-  for (std::size_t r = 0; r < runs; ++r) factors.push_back(std::exp(common(rng)));
-  std::vector<CaseResult> cases;
-  for (std::uint64_t bytes = 256 << 10; bytes <= (4u << 20); bytes *= 2)
-    for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) {
-      const double center = static_cast<double>(bytes) / 1000 * (bytes >= from ? 1 + shift : 1);
-      std::vector<double> medians;
-      for (std::size_t r = 0; r < runs; ++r) medians.push_back(center * factors[r] * std::exp(own(rng)));
-      CaseResult c = testing::synthetic_case("default", Collective::AllReduce, bytes, p, medians);
-      c.run_medians_us = medians;
-      cases.push_back(c);
-    }
-  return testing::synthetic_document("mpi", {Setting{"default", "", {}, {}}}, cases);
-}
-
 struct Tally {
   int alarms = 0;          // comparisons that exit 1
   int per_case_alone = 0;  // comparisons where some case's own runs said SLOWER
@@ -109,8 +90,8 @@ Tally tally(int trials, std::size_t runs, double drift, double sigma, double shi
   std::mt19937 rng(seed);
   Tally t;
   for (int i = 0; i < trials; ++i) {
-    const ResultsDocument base = noisy_sweep(rng, runs, drift, sigma, 0, 0);
-    const ResultsDocument cur = noisy_sweep(rng, runs, drift, sigma, shift, from);
+    const ResultsDocument base = testing::series_run(rng, runs, drift, sigma, 0, 0);
+    const ResultsDocument cur = testing::series_run(rng, runs, drift, sigma, shift, from);
     // One file a side, but the synthetic passes share no launch conditions: --run-noise 0.
     const CompareReport report = compare_results(base, cur, CompareOptions{0.05, 0});
     t.alarms += report.regression();
@@ -141,7 +122,7 @@ TEST(RunPermutation, NoisySeriesKeepsItsPower) {
 TEST(RunPermutation, ASpeedUpElsewhereDoesNotHideASlowdown) {
   // Small sizes 3x faster, the three largest 30% slower, 4 + 4 passes, 2% noise: both found.
   std::mt19937 rng(26);
-  ResultsDocument base = noisy_sweep(rng, 4, 0, 0.02, 0, 0), cur = noisy_sweep(rng, 4, 0, 0.02, 0.30, 1u << 20);
+  ResultsDocument base = testing::series_run(rng, 4, 0, 0.02, 0, 0), cur = testing::series_run(rng, 4, 0, 0.02, 0.30, 1u << 20);
   for (auto& c : cur.cases)
     if (c.spec.bytes < (1u << 20))
       for (double& m : c.run_medians_us) m /= 3;
@@ -156,7 +137,7 @@ TEST(RunPermutation, OneLaunchASideIsWidenedByTheLaunchNoise) {
   // Four tight runs a side, but one file each: a whole launch 20% slower (its ranks placed worse)
   // is inside the default launch noise, AMBIGUOUS; twice as slow is beyond it, SLOWER.
   std::mt19937 rng(27);
-  const ResultsDocument base = noisy_sweep(rng, 4, 0, 0.01, 0, 0);
+  const ResultsDocument base = testing::series_run(rng, 4, 0, 0.01, 0, 0);
   const auto scaled = [&](double factor) {
     ResultsDocument cur = base;
     for (auto& c : cur.cases)

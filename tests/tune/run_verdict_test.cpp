@@ -87,32 +87,12 @@ TEST(RunVerdict, TwoAndTwoRunsAreWidenedThreeAndThreeAreNot) {
   EXPECT_EQ(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{120, 121}}, rule).verdict, Verdict::Ambiguous);
 }
 
-// A series of sizes, two placements, `runs` runs a side; every run of a sweep drifts by a common
-// factor (spread `drift`) and each case by its own (spread `sigma`); sizes at or above `from`
-// are `shift` slower in the current sweep.
-ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from) {
-  std::normal_distribution<double> common(0, drift), own(0, sigma);
-  std::vector<double> factors;
-  for (std::size_t r = 0; r < runs; ++r) factors.push_back(std::exp(common(rng)));
-  std::vector<CaseResult> cases;
-  for (std::uint64_t bytes = 256 << 10; bytes <= (4u << 20); bytes *= 2)
-    for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) {
-      const double center = static_cast<double>(bytes) / 1000 * (bytes >= from ? 1 + shift : 1);
-      std::vector<double> medians;
-      for (std::size_t r = 0; r < runs; ++r) medians.push_back(center * factors[r] * std::exp(own(rng)));
-      CaseResult c = testing::synthetic_case("default", Collective::AllReduce, bytes, p, medians);
-      c.run_medians_us = medians;
-      cases.push_back(c);
-    }
-  return testing::synthetic_document("mpi", {Setting{"default", "", {}, {}}}, cases);
-}
-
 int regressions(std::size_t runs, double drift, double sigma, double shift, std::uint64_t from, unsigned seed) {
   std::mt19937 rng(seed);
   int alarms = 0;
   for (int t = 0; t < kTrials; ++t) {
-    const ResultsDocument base = series_run(rng, runs, drift, sigma, 0, 0);
-    const ResultsDocument cur = series_run(rng, runs, drift, sigma, shift, from);
+    const ResultsDocument base = testing::series_run(rng, runs, drift, sigma, 0, 0);
+    const ResultsDocument cur = testing::series_run(rng, runs, drift, sigma, shift, from);
     alarms += compare_results(base, cur, CompareOptions{0.05, 0}).regression();  // no launch effect in these runs
   }
   return alarms;
@@ -131,7 +111,7 @@ TEST(RunVerdict, WholeSeriesPowerAtLeast95Percent) {
 
 TEST(RunVerdict, ALoneSizeNeedsStrongEvidenceAndRangesSpanNeighbours) {
   std::mt19937 rng(14);
-  const ResultsDocument base = series_run(rng, 4, 0, 0.01, 0, 0);
+  const ResultsDocument base = testing::series_run(rng, 4, 0, 0.01, 0, 0);
   ResultsDocument cur = base;
   const auto scale = [&](std::uint64_t bytes, double factor) {
     for (auto& c : cur.cases)

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers for the tuner tests: synthetic results documents built from sample vectors and fixture
 // paths. Golden files are compared by tests/unit/golden.hpp.
+#include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,10 @@ CaseResult synthetic_case(const std::string& setting, Collective c, std::uint64_
 
 ResultsDocument synthetic_document(const std::string& backend, std::vector<Setting> settings,
                                    std::vector<CaseResult> cases);
+
+// One sweep of the default's all-reduce, 256 KiB to 4 MiB in both placements, with `runs` runs per
+// case (run_medians_us): every run drifts by a common lognormal factor (spread `drift`), every case
+// by its own (`sigma`); sizes at or above `from` are `shift` slower.
+ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from);
 
 }  // namespace commtune::testing
