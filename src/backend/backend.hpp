@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/cost_model.hpp"
 #include "plan/plan.hpp"
 #include "results/case_result.hpp"
 
@@ -25,6 +26,8 @@ class Backend {
   virtual std::string name() const = 0;
   // Ranks, ranks per host and memory, for the planner's size cap.
   virtual PlanLimits limits() const = 0;
+  // What a setting, a case and an iteration roughly cost here, for --budget and the ETA.
+  virtual CostModel cost_model() const = 0;
   // Facts about the run this backend knows (library versions, hosts, rank layout).
   virtual nlohmann::json provenance() const = 0;
   // Checks every knob before anything is launched; throws InputError for a knob that cannot work.

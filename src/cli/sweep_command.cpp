@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "plan/config_loader.hpp"
+#include "plan/duration.hpp"
 #include "launch/backend_choice.hpp"
 #include "host/launcher.hpp"
 #include "launch/launch.hpp"
@@ -94,6 +95,7 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
   if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
+  if (given(o, "--budget")) s.budget_s = for_flag("--budget", [&] { return parse_duration(o.budget); });
   for (const auto& entry : o.settings) {
     if (split_list(entry).empty()) throw InputError("--setting needs a setting name");
     for (const auto& name : split_list(entry)) s.only_settings.push_back(name);
@@ -141,6 +143,8 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("--repeat", o.repeat, "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case keeps every run's median (for compare)");
   cmd->add_flag("--exhaustive", o.exhaustive,
                 "Measure every case to the full precision (default with more than the default setting: racing, docs/racing.md)");
+  cmd->add_option("--budget", o.budget,
+                  "Fit the sweep into this wall time (90s, 15m, 1h30m): racing harder, shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
   cmd->add_option("--resume", o.resume_path,
                   "Continue the interrupted sweep of this results file (same plan and machine): its cases are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");

@@ -26,6 +26,7 @@ struct SweepCommandOptions {
   double noise_target = 0, min_time = 0, max_time = 0;
   std::vector<std::string> settings;
   bool exhaustive = false;  // --exhaustive: no racing
+  std::string budget;       // --budget DURATION
   std::string resume_path;  // --resume RESULTS.json
   NcclRunOptions nccl;  // --ranks --emulate-nodes --init-timeout --case-timeout --graph
   bool no_report = false;  // --no-report: no RESULTS.html at the end

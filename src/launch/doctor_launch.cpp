@@ -155,7 +155,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
   const SweepConfig config = doctor_sweep(launch.quick);
-  const Plan plan = plan_sweep(config, backend.limits());
+  const Plan plan = plan_sweep(config, backend);
   nlohmann::json provenance{{"tool", "commtune"}};
   provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);

@@ -19,7 +19,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     MpiControlPlane control;
     MpiBackend backend(environment, control.comm());
     validate_settings(backend, launch.config);
-    const Plan plan = plan_sweep(launch.config, backend.limits());
+    const Plan plan = plan_sweep(launch.config, backend);
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise

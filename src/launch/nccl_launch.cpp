@@ -81,7 +81,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run, command, facts.free_device_bytes, provenance),
       control.rank());
-  const Plan plan = plan_sweep(launch.config, backend->limits());
+  const Plan plan = plan_sweep(launch.config, *backend);
   const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
+#include "plan/duration.hpp"
 
 namespace commtune {
 namespace {
@@ -30,6 +31,8 @@ void validate_sweep_options(const SweepOptions& options) {
   if (options.repeat < 1 || options.repeat > kMaxRepeat)
     throw InputError("--repeat must be from 1 to " + std::to_string(kMaxRepeat) + " runs");
   validate(options.race);
+  if (options.budget_s && !(*options.budget_s > 0 && *options.budget_s <= kMaxDurationSeconds))
+    throw InputError("--budget must be above 0 and at most a week");
 }
 
 void validate(const RaceOptions& race) {

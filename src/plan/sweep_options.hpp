@@ -41,6 +41,7 @@ struct SweepOptions {
   std::vector<std::string> only_settings;  // --setting filter; empty: all
   std::size_t repeat = 1;  // --repeat: runs of the whole plan, each in a rotated case order
   RaceOptions race;        // off: every case measured to the full precision (--exhaustive)
+  std::optional<double> budget_s;  // --budget: the wall time the plan was fitted into (plan/budget_fit)
 };
 
 inline constexpr std::size_t kMaxRepeat = 100;

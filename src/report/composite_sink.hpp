@@ -25,6 +25,9 @@ class CompositeSink : public ResultSink {
   void case_finished(const CaseResult& r) override {
     for (auto& s : sinks_) s->case_finished(r);
   }
+  void notice(const std::string& text) override {
+    for (auto& s : sinks_) s->notice(text);
+  }
   void end(const RunSummary& summary) override {
     for (auto& s : sinks_) s->end(summary);
   }

@@ -1,7 +1,9 @@
 #pragma once
 // Progress on stderr for sweeps that take more than a few seconds: nothing for the first
-// seconds, then at most one line per interval with cases done, elapsed time and an estimate.
+// seconds, then at most one line per interval with cases done, elapsed time and an estimate;
+// with --budget, the estimate against the budget. The sweep's notices are printed at once.
 #include <chrono>
+#include <optional>
 #include <ostream>
 
 #include "report/result_sink.hpp"
@@ -17,13 +19,22 @@ class ProgressReporter : public ResultSink {
   void begin(const RunHeader& header) override;
   void case_finished(const CaseResult& result) override;
   // Racing: the cases still to come are the round's (a later round's count is not known yet).
-  void round_started(std::size_t, std::size_t, std::size_t cases) override { total_ = done_ + cases; }
+  void round_started(std::size_t, std::size_t, std::size_t cases) override {
+    total_ = done_ + cases;
+    racing_ = true;
+  }
+  void notice(const std::string& text) override;
 
  private:
   std::ostream& err_;
   std::chrono::milliseconds quiet_for_, interval_;
   Clock::time_point start_{}, last_report_{};
   std::size_t total_ = 0, done_ = 0;
+  bool racing_ = false;
+  std::optional<double> budget_s_;
 };
+
+// The progress line's budget part: "budget 15m: 9m20s left" or "budget 15m: ~1m10s over".
+std::string budget_progress(double budget_s, double elapsed_s, double remaining_s);
 
 }  // namespace commtune

@@ -31,6 +31,8 @@ class ResultSink {
   virtual void round_started(std::size_t /*round*/, std::size_t /*rounds*/, std::size_t /*cases*/) {}
   virtual void setting_started(const Setting&) {}
   virtual void case_finished(const CaseResult&) {}
+  // Something the sweep decided that the user should hear (racing ended by the budget).
+  virtual void notice(const std::string& /*text*/) {}
   virtual void end(const RunSummary&) {}
 };
 

@@ -156,6 +156,7 @@ json to_json(const SweepOptions& o) {
   if (o.repeat > 1) out["repeat"] = o.repeat;
   if (o.race.enabled)
     out["racing"] = json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
+  if (o.budget_s) out["budget_s"] = *o.budget_s;
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "plan/cost_model.hpp"
+#include "plan/duration.hpp"
 #include "plan/race_schedule.hpp"
 #include "results/run_pool.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -51,9 +53,13 @@ class Race {
     for (const auto& [key, settings] : alive_) contestants_[key] = settings.size();
   }
 
-  // Returns false when interrupted. Round 0 also measures the sizes with one setting only, with
-  // the full sampling: there is nothing to race for, so they are measured once, as exhaustively.
-  bool run_round(std::size_t round, ResultSink& display) {
+  enum class RoundEnd { Done, Interrupted, BudgetSpent };
+
+  // Round 0 also measures the sizes with one setting only, with the full sampling: there is
+  // nothing to race for, so they are measured once, as exhaustively. Round 0 always runs whole
+  // (without it nothing is known); a later round stops when the budget is spent.
+  RoundEnd run_round(std::size_t round, ResultSink& display) {
+    if (run_.budget) estimated_done_s_ += round_estimate(round);
     std::vector<Plan> plans{round_plan(round, false)};
     if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
     Plan judged = plans.back();
@@ -62,12 +68,47 @@ class Race {
       if (plan.cases.empty()) continue;
       display.round_started(round, rounds(), plan.cases.size());
       RoundSink sink(display, rounds_);
-      if (!run_sweep(run_.with_plan(plan), sink).complete) return false;
+      const SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
+      if (!run_sweep(runner, sink).complete) return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
       judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());
     }
     judge_round(judged, round + 1 == rounds());
-    return true;
+    return RoundEnd::Done;
   }
+
+  // With --budget: whether round `round` (1 and on) would end after the budget, as every rank
+  // agrees (each judges by its own clock; any one saying no stops them all). The round's estimate
+  // is scaled by how the rounds so far compared with theirs: the model does not know the load.
+  bool round_fits(std::size_t round) const {
+    if (!run_.budget || round == 0) return true;
+    const double elapsed = run_.budget->elapsed_s();
+    const double pace = estimated_done_s_ > 0 ? elapsed / estimated_done_s_ : 1.0;
+    return !run_.control.any(elapsed + round_estimate(round) * pace > run_.budget->seconds);
+  }
+
+  // The expected seconds of round `round` by the budget's cost model, measured once each.
+  double round_estimate(std::size_t round) const {
+    double total = 0;
+    for (bool alone : {false, true}) {
+      if (alone && round > 0) continue;
+      Plan plan = round_plan(round, alone);
+      plan.options.race.enabled = false;
+      total += plan_cost(plan, run_.budget->model).expected_s;
+    }
+    return total;
+  }
+
+  // Every size still racing ends now: its survivors are final as measured, unmarked.
+  void end_race() {
+    std::vector<Case> open;
+    for (const Case& c : run_.plan.cases)
+      if (racing(c) && rounds_.count(c.index)) open.push_back(c);
+    Plan last = run_.plan;
+    last.cases = open;
+    judge_round(last, true);
+  }
+
+  std::size_t undecided() const { return alive_.size(); }
 
   bool finished() const { return alive_.empty(); }
   std::size_t rounds() const { return run_.plan.options.race.rounds; }
@@ -81,6 +122,11 @@ class Race {
   const RunSummary& summary() const { return summary_; }
 
  private:
+  SweepRun budget_stopped(const Plan& plan) const {
+    const SweepBudget budget = *run_.budget;
+    return run_.with_plan(plan).stopping_also([budget] { return budget.spent(); });
+  }
+
   static SizeKey key_of(const Case& c) { return SizeKey{c.collective, c.bytes}; }
 
   bool racing(const Case& c) const {
@@ -176,7 +222,20 @@ class Race {
   std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
   std::set<std::size_t> final_;
   RunSummary summary_;
+  double estimated_done_s_ = 0;  // --budget: the rounds run so far, as the cost model saw them
 };
+
+}  // namespace
+
+namespace {
+
+std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t undecided, bool stopped) {
+  const std::string what = stopped ? "round " + std::to_string(round + 1) + " stopped when the budget was spent"
+                                   : "round " + std::to_string(round + 1) + " would not end within it";
+  return "--budget " + format_duration(run.budget->seconds) + ": racing ends after " +
+         format_duration(run.budget->elapsed_s()) + " (" + what + "); " + std::to_string(undecided) +
+         " sizes undecided keep their survivors as measured";
+}
 
 }  // namespace
 
@@ -184,7 +243,18 @@ RunSummary run_raced_sweep(const SweepRun& run, ResultSink& display, ResultSink&
   Race race(run, keep);
   try {
     for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {
-      if (race.run_round(round, display)) continue;
+      if (!race.round_fits(round)) {
+        display.notice(budget_notice(run, round, race.undecided(), false));
+        race.end_race();
+        break;
+      }
+      const Race::RoundEnd end = race.run_round(round, display);
+      if (end == Race::RoundEnd::Done) continue;
+      if (end == Race::RoundEnd::BudgetSpent) {
+        display.notice(budget_notice(run, round, race.undecided(), true));
+        race.end_race();
+        break;
+      }
       race.pass_on_unfinished();
       RunSummary out = race.summary();
       out.complete = false;

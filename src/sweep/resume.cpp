@@ -39,10 +39,20 @@ std::optional<std::string> settings_refusal(const ResultsDocument& old, const Pl
   return std::nullopt;
 }
 
+// The budget a sweep was fitted into is not part of its plan: the options it fitted are.
+nlohmann::json without_budget(nlohmann::json sweep) {
+  sweep.erase("budget_s");
+  return sweep;
+}
+
 std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& plan, const std::string& backend) {
   if (old.complete) return "it is complete: nothing to resume";
   if (old.backend != backend) return "it ran on the " + old.backend + " backend, this sweep on " + backend;
-  if (old.sweep != to_json(plan.options)) return "its sweep options are not this plan's (sizes, collectives, sampling, racing)";
+  if (without_budget(old.sweep) != without_budget(to_json(plan.options))) {
+    std::string why = "its sweep options are not this plan's (sizes, collectives, sampling, racing)";
+    if (old.sweep.contains("budget_s")) why += "; a sweep fitted to --budget resumes with the same --budget";
+    return why;
+  }
   if (auto s = settings_refusal(old, plan)) return s;
   std::set<CaseKey> planned;
   for (const Case& c : plan.cases) planned.insert(key_of(plan.settings[c.setting_index].name, c));

@@ -1,21 +1,41 @@
 #pragma once
 // One sweep as each of its stages sees it (the runner, the finalists' rounds, the tuning at the
 // end): the plan, the backend, the control plane and this rank's stop request.
+#include <chrono>
 #include <functional>
+#include <optional>
 
 #include "backend/backend.hpp"
 #include "control/control_plane.hpp"
 
 namespace commtune {
 
+// --budget as the running sweep keeps it: racing starts no round it cannot finish in the time left,
+// and stops the one that runs past it (sweep/raced_sweep).
+struct SweepBudget {
+  using Clock = std::chrono::steady_clock;
+  double seconds = 0;
+  Clock::time_point start = Clock::now();
+  CostModel model;
+
+  double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  bool spent() const { return elapsed_s() >= seconds; }
+};
+
 struct SweepRun {
   const Plan& plan;
   Backend& backend;
   ControlPlane& control;
   std::function<bool()> interrupted;  // this rank's local stop request
+  std::optional<SweepBudget> budget = std::nullopt;
 
   // The same sweep on another plan (the finalists' rounds).
-  SweepRun with_plan(const Plan& other) const { return SweepRun{other, backend, control, interrupted}; }
+  SweepRun with_plan(const Plan& other) const { return SweepRun{other, backend, control, interrupted, budget}; }
+  // The same sweep, stopping also when `stop` says so.
+  SweepRun stopping_also(std::function<bool()> stop) const {
+    auto first = interrupted;
+    return SweepRun{plan, backend, control, [first, stop] { return first() || stop(); }, budget};
+  }
 };
 
 }  // namespace commtune

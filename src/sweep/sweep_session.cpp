@@ -5,6 +5,8 @@
 
 #include "core/errors.hpp"
 #include "host/host_facts.hpp"
+#include "plan/budget_fit.hpp"
+#include "plan/duration.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/json_results_writer.hpp"
@@ -130,6 +132,12 @@ Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPl
   return resume_sweep(report.resume_path, plan, backend, report.provenance, control);
 }
 
+// --budget: the plan it fitted and its estimate, before anything runs.
+std::string budget_line(const Plan& plan, const CostModel& model) {
+  return "commtune: plan for --budget " + format_duration(*plan.options.budget_s) + ": " +
+         plan_summary(plan, plan_cost(plan, model)) + "\n";
+}
+
 }  // namespace
 
 std::string default_results_path(const std::string& backend) {
@@ -153,8 +161,15 @@ void validate_settings(const Backend& backend, const SweepConfig& config) {
   }
 }
 
-Plan plan_sweep(const SweepConfig& config, const PlanLimits& limits) {
-  return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
+Plan plan_sweep(const SweepConfig& config, const Backend& backend) {
+  const PlanLimits limits = backend.limits();
+  if (!config.options.budget_s) return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
+  BudgetFit fit = in_config(config, [&] {
+    return fit_to_budget(config.options, config.settings, limits, backend.cost_model(), *config.options.budget_s);
+  });
+  for (const std::string& cut : fit.cuts)
+    fit.plan.warnings.push_back("fitted to --budget " + format_duration(*config.options.budget_s) + ": " + cut);
+  return fit.plan;
 }
 
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {
@@ -167,11 +182,14 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   SessionSinks sinks;
   if (control.rank() == 0) {
     std::cerr << ("commtune: " + report.banner + "\n") << std::flush;  // one write: whole lines never interleave
+    if (plan.options.budget_s) std::cerr << budget_line(plan, backend.cost_model()) << std::flush;
     attach_rank0_sinks(sinks, plan, std::move(results), swept);
   }
   sinks.all.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
   InterruptWatch interrupt(report.stop_grace);
-  const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }};
+  std::optional<SweepBudget> budget;
+  if (plan.options.budget_s) budget = SweepBudget{*plan.options.budget_s, SweepBudget::Clock::now(), backend.cost_model()};
+  const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }, budget};
   const SweepRun rest = run.with_plan(resumed.remaining);
   const RunSummary kept = keep_resumed(*sinks.keep, resumed.kept);
   const RunSummary summary = add_counts(

@@ -30,8 +30,10 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
 // the config file and the setting.
 void validate_settings(const Backend& backend, const SweepConfig& config);
 
-// make_plan on the config's options and settings; its InputError names the config file.
-Plan plan_sweep(const SweepConfig& config, const PlanLimits& limits);
+// make_plan on the config's options and settings, within the backend's limits; with --budget, the
+// plan fitted into it (plan/budget_fit), its cuts among the plan's warnings. Its InputError names
+// the config file.
+Plan plan_sweep(const SweepConfig& config, const Backend& backend);
 
 // 0: done, no wrong data (failed settings are recorded, not fatal); 1: wrong data; 130: interrupted.
 int sweep_exit_code(const RunSummary& summary);

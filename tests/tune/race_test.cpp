@@ -4,7 +4,9 @@
 // measuring everything.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "control/local_control_plane.hpp"
@@ -105,6 +107,7 @@ class NoisyBackend : public Backend {
 
   std::string name() const override { return "mpi"; }
   PlanLimits limits() const override { return {4, 4, 0}; }
+  CostModel cost_model() const override { return {}; }
   nlohmann::json provenance() const override { return {}; }
   void validate(const Setting&, const SweepOptions&) const override {}
   std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions& o) override {
@@ -148,7 +151,14 @@ struct RaceTrial {
   std::size_t samples = 0;
 };
 
-RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t seed, bool racing = true) {
+// Keeps the sweep's notices.
+struct NoticeSink : ResultSink {
+  std::vector<std::string> notices;
+  void notice(const std::string& text) override { notices.push_back(text); }
+};
+
+RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t seed, bool racing = true,
+                      std::optional<SweepBudget> budget = std::nullopt, NoticeSink* notices = nullptr) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, racing);
@@ -156,8 +166,9 @@ RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t 
   LocalControlPlane control;
   std::vector<CaseResult> kept;
   CaseCollector keep(kept);
-  ResultSink display;
-  const SweepRun run{plan, backend, control, [] { return false; }};
+  NoticeSink own;
+  ResultSink& display = notices ? *notices : own;
+  const SweepRun run{plan, backend, control, [] { return false; }, budget};
   if (racing) {
     EXPECT_TRUE(run_raced_sweep(run, display, keep).complete);
   } else {
@@ -204,6 +215,36 @@ TEST(RacedSweep, RacingDrawsFarFewerSamplesThanMeasuringEverything) {
   std::cout << "samples: raced " << raced.samples << ", exhaustive " << full.samples << "\n";
   EXPECT_LT(raced.samples * 2, full.samples);
   for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i) EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner);
+}
+
+TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}};
+  const SweepBudget spent{10, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}};
+  NoticeSink notices;
+  const RaceTrial trial = raced_trial(speed, 7, true, spent, &notices);
+  // Round 0 only: 3 settings x 8 sizes x 2 placements, each at 1/16 of 0.5 s (31 samples here).
+  EXPECT_EQ(trial.samples, 48u * 31u);
+  EXPECT_EQ(trial.doc.cases.size(), 48u);
+  for (const auto& c : trial.doc.cases) {
+    if (c.raced_out) {
+      EXPECT_EQ(c.raced_out->round, 1u);
+    }
+  }
+  ASSERT_EQ(notices.notices.size(), 1u);
+  EXPECT_EQ(notices.notices[0].rfind("--budget 10s: racing ends after 20s (round 2 would not end within it); ", 0), 0u)
+      << notices.notices[0];
+  EXPECT_NE(notices.notices[0].find("sizes undecided keep their survivors as measured"), std::string::npos);
+}
+
+TEST(RacedSweep, AnAmpleBudgetRacesAsWithoutOne) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}};
+  NoticeSink notices;
+  const RaceTrial budgeted = raced_trial(speed, 11, true, SweepBudget{3600, SweepBudget::Clock::now(), CostModel{}}, &notices);
+  const RaceTrial free = raced_trial(speed, 11);
+  EXPECT_TRUE(notices.notices.empty());
+  EXPECT_EQ(budgeted.samples, free.samples);
+  ASSERT_EQ(budgeted.rec.sizes.size(), free.rec.sizes.size());
+  for (std::size_t i = 0; i < free.rec.sizes.size(); ++i) EXPECT_EQ(budgeted.rec.sizes[i].winner, free.rec.sizes[i].winner);
 }
 
 }  // namespace

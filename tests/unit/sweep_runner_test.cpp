@@ -18,6 +18,7 @@ class ScriptedBackend : public Backend {
 
   std::string name() const override { return "fake"; }
   PlanLimits limits() const override { return {2, 2, 0}; }
+  CostModel cost_model() const override { return {}; }
   nlohmann::json provenance() const override { return {}; }
   void validate(const Setting&, const SweepOptions&) const override {}
   std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions&) override {

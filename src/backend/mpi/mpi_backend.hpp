@@ -15,6 +15,7 @@ class MpiBackend : public Backend {
   MpiBackend(const MpiEnvironment& environment, MPI_Comm control);
   std::string name() const override { return "mpi"; }
   PlanLimits limits() const override;
+  CostModel cost_model() const override;
   nlohmann::json provenance() const override;
   void validate(const Setting& setting, const SweepOptions& options) const override;
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;

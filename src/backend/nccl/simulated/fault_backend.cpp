@@ -25,6 +25,7 @@ class FaultBackend : public Backend {
   FaultBackend(std::unique_ptr<Backend> inner, int rank) : inner_(std::move(inner)), rank_(rank) {}
   std::string name() const override { return inner_->name(); }
   PlanLimits limits() const override { return inner_->limits(); }
+  CostModel cost_model() const override { return inner_->cost_model(); }
   nlohmann::json provenance() const override { return inner_->provenance(); }
   void validate(const Setting& setting, const SweepOptions& options) const override { inner_->validate(setting, options); }
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override {

@@ -81,6 +81,13 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
       free_device_bytes_(free_device_bytes),
       provenance_(std::move(provenance)) {}
 
+// A setting starts a worker per rank and initialises a communicator: a few seconds on one node,
+// more on many; a case sends its requests over the workers' sockets and checks its data on the
+// GPU. The iteration: a kernel launch and NVLink/PCIe-class bandwidth (a conservative 20 GB/s).
+CostModel NcclBackend::cost_model() const {
+  return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9};
+}
+
 PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {

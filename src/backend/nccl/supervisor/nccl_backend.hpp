@@ -38,6 +38,7 @@ class NcclBackend : public Backend {
               std::uint64_t free_device_bytes, nlohmann::json provenance);
   std::string name() const override { return "nccl"; }
   PlanLimits limits() const override;
+  CostModel cost_model() const override;
   nlohmann::json provenance() const override { return provenance_; }
   void validate(const Setting& setting, const SweepOptions& options) const override;
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
