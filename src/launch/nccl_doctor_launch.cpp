@@ -1,0 +1,150 @@
+#include "launch/nccl_doctor_launch.hpp"
+
+#include <iostream>
+
+#include "backend/mpi/mpi_environment.hpp"
+#include "backend/nccl/supervisor/device_setup.hpp"
+#include "backend/nccl/supervisor/nccl_pairwise.hpp"
+#include "control/deadline_control_plane.hpp"
+#include "control/local_control_plane.hpp"
+#include "control/mpi_control_plane.hpp"
+#include "doctor/measured_findings.hpp"
+#include "host/host_facts.hpp"
+#include "launch/doctor_parts.hpp"
+#include "launch/job_ceiling.hpp"
+#include "launch/nccl_control.hpp"
+#include "report/output_file.hpp"
+
+namespace commtune {
+namespace {
+
+// The map's messages: as the MPI host backend's map, shorter with --quick.
+PairwiseRequest map_shape(bool quick) {
+  PairwiseRequest shape;
+  if (quick) shape = PairwiseRequest{-1, 256u << 10, 5, 4, 10};
+  return shape;
+}
+
+// Without a launcher: every worker of this supervisor is a member (the GPUs of this node).
+NcclPairwisePlan local_plan(const SupervisorLayout& layout, bool quick) {
+  NcclPairwisePlan plan;
+  for (const int rank : layout.ranks) plan.names.push_back("rank " + std::to_string(rank));
+  plan.my_members = layout.ranks;
+  plan.my_devices = layout.devices;
+  plan.shape = map_shape(quick);
+  return plan;
+}
+
+// Under a launcher: every rank on one node; with several nodes, the first rank of each node (its
+// member index is its node), named by its host on rank 0.
+NcclPairwisePlan launched_plan(ControlPlane& control, int device, bool quick) {
+  const NodeLocality here = control.locality();
+  const bool one_node = here.nnodes == 1;
+  NcclPairwisePlan plan;
+  plan.unit = one_node ? "rank" : "node";
+  plan.shape = map_shape(quick);
+  const auto all = control.gather_to_root(nlohmann::json{{"node", here.node}, {"local_rank", here.local_rank}, {"host", host_name()}}.dump());
+  const int members = one_node ? control.size() : here.nnodes;
+  plan.names.assign(static_cast<std::size_t>(members), "");
+  for (int m = 0; m < members; ++m) plan.names[static_cast<std::size_t>(m)] = "rank " + std::to_string(m);
+  for (const auto& text : all) {  // rank 0 only: the others' names are never shown
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (!one_node && j.at("local_rank").get<int>() == 0) plan.names.at(j.at("node").get<std::size_t>()) = j.at("host").get<std::string>();
+  }
+  if (one_node || here.local_rank == 0) {
+    plan.my_members = {one_node ? control.rank() : here.node};
+    plan.my_devices = {device};
+  }
+  return plan;
+}
+
+Finding map_failure(const std::string& reason) {
+  return Finding{"pairwise-map-failed", Severity::Warning, "pairwise map (NCCL)", reason,
+                 "the named rank's GPU or NCCL stopped the map: run it again with NCCL_DEBUG=INFO, and "
+                 "`commtune sweep --backend nccl` on that GPU alone"};
+}
+
+int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command, const SupervisorLayout& layout,
+              const nlohmann::json& probe, const NcclPairwisePlan& plan) {
+  const bool root = control.rank() == 0;
+  std::optional<std::string> refused;  // rank 0's, so that every rank leaves together
+  try {
+    if (root && !launch.json_path.empty()) check_output_path(launch.json_path, OutputPolicy{});
+  } catch (const InputError& e) {
+    refused = e.what();
+  }
+  if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
+  std::vector<Finding> findings = system_findings(control, launch.system_root);
+  const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
+  const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
+  const std::optional<Ceiling> ceiling = job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
+  const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, plan);
+  const std::vector<Finding> confirmed =
+      confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
+  int code = 0;
+  if (root) {
+    std::cout << "# commtune doctor: " << launch.choice.reason << ", pairwise map of " << plan.names.size() << " "
+              << plan.unit << "s through NCCL workers\n";
+    if (map.matrix) write_matrix(*map.matrix, std::cout);
+    if (map.failure) findings.push_back(map_failure(*map.failure));
+    if (map.matrix)
+      for (auto more : {confirmed, find_bad_pairs(*map.matrix), find_links_below_ceiling(*map.matrix, ceiling)})
+        findings.insert(findings.end(), more.begin(), more.end());
+    rank_findings(findings);
+    print_findings(findings, std::cout);
+    if (!launch.json_path.empty()) {
+      nlohmann::json doc{{"tool", "commtune doctor"}, {"backend", "nccl"}, {"findings", to_json(findings)},
+                         {"healthy", !needs_attention(findings)}};
+      if (ceiling) doc["ceiling"] = to_json(*ceiling);
+      if (map.matrix) doc["pairwise"] = to_json(*map.matrix);
+      if (map.failure) doc["pairwise_failure"] = *map.failure;
+      write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
+      std::cerr << "commtune: findings written to " << launch.json_path << "\n";
+    }
+    code = needs_attention(findings) ? 1 : 0;
+  }
+  return std::stoi(control.broadcast_from_root(std::to_string(code)));
+}
+
+int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {
+  const nlohmann::json probe = probe_devices(command, launch.nccl);
+  const int gpus = device_count(probe);
+  SupervisorLayout layout;
+  layout.nranks = launch.nccl.ranks > 0 ? launch.nccl.ranks : gpus;
+  layout.devices = devices_for(0, layout.nranks, gpus);
+  for (int r = 0; r < layout.nranks; ++r) layout.ranks.push_back(r);
+  LocalControlPlane control;
+  return doctor_on(control, launch, command, layout, probe, local_plan(layout, launch.quick));
+}
+
+int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
+  if (launch.nccl.ranks > 0) throw InputError("--ranks is for launcher-free runs; under mpirun/srun use -np");
+  int argc = launch.argc;
+  char** argv = launch.argv;
+  MpiEnvironment environment(argc, argv);
+  return report_input_errors(environment, [&] {
+    MpiControlPlane mpi;
+    DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
+    std::optional<std::string> failure;
+    nlohmann::json probe;
+    SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
+    try {
+      probe = probe_devices(command, launch.nccl);
+      layout.devices = devices_for(mpi.locality().local_rank, 1, device_count(probe));
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
+    return doctor_on(control, launch, command, layout, probe, launched_plan(control, layout.devices.front(), launch.quick));
+  });
+}
+
+}  // namespace
+
+int launch_nccl_doctor(const DoctorLaunch& launch) {
+  const WorkerCommand command = this_worker_command();
+  if (launch.launcher.mpi) return run_under_mpi(launch, command);
+  return run_local(launch, command);
+}
+
+}  // namespace commtune
