@@ -55,6 +55,15 @@ TEST(MeasuredFindings, ASlowNodeIsNamedAndNoOther) {
   EXPECT_TRUE(find_bad_pairs(m).empty());  // a slow node is not three bad pairs
 }
 
+TEST(MeasuredFindings, AMemberNamedByItsKindIsNotPrefixedTwice) {
+  auto m = synthetic(4, 1.2, 0.1, [](int i, int j) { return i == 1 || j == 1 ? 0.3 : 1.2; });
+  m.names = {"rank 0", "rank 1", "rank 2", "rank 3"};  // one node's map: its ranks (GPUs)
+  m.unit_of_member = "rank";
+  const auto slow = find_slow_nodes(m);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].subject, "rank 1");
+}
+
 TEST(MeasuredFindings, AHealthyNoisyMapHasNoFindings) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const auto m = synthetic(4, 1.2, 0.3, [](int, int) { return 1.2; }, seed);

@@ -58,17 +58,22 @@ TEST(WorkerProtocol, PairwiseRequestRoundTrips) {
   EXPECT_EQ(pairwise_request_from_json(to_json(PairwiseRequest{-1, 8, 1, 1, 1})).peer, -1);  // sits the round out
 }
 
+nlohmann::json with(nlohmann::json j, const std::string& field, const nlohmann::json& value) {
+  j[field] = value;
+  return j;
+}
+
 TEST(WorkerProtocol, MalformedPairwiseRequestsAreRefused) {
   const nlohmann::json good = to_json(PairwiseRequest{1, 1024, 3, 2, 4});
   for (const auto& [field, value] : std::vector<std::pair<std::string, nlohmann::json>>{
            {"peer", -2}, {"bytes", 0}, {"samples", 0}, {"exchanges", -1}, {"latency_exchanges", 100001}})
-    EXPECT_THROW(pairwise_request_from_json(nlohmann::json(good).update({{field, value}})), ProtocolError) << field;
+    EXPECT_THROW(pairwise_request_from_json(with(good, field, value)), ProtocolError) << field;
   for (const char* field : {"peer", "bytes", "samples", "exchanges", "latency_exchanges"}) {
     nlohmann::json missing = good;
     missing.erase(field);
     EXPECT_THROW(pairwise_request_from_json(missing), nlohmann::json::exception) << field;
   }
-  EXPECT_THROW(pairwise_request_from_json(nlohmann::json(good).update({{"peer", "one"}})), nlohmann::json::exception);
+  EXPECT_THROW(pairwise_request_from_json(with(good, "peer", "one")), nlohmann::json::exception);
 }
 
 TEST(WorkerProtocol, PairSamplesRoundTripAndMalformedOnesAreRefused) {
