@@ -114,10 +114,12 @@ void mark_oversubscribed(std::vector<Finding>& stragglers) {
   }
 }
 
-SweepConfig doctor_sweep(bool quick) {
+}  // namespace
+
+SweepConfig doctor_sweep(bool quick, const std::string& backend) {
   SweepConfig config;
   config.name = "doctor";
-  config.options.backend = "mpi";
+  config.options.backend = backend;
   config.options.sizes = SizeRange{8, quick ? 64u << 10 : 1u << 20, 8.0, 0};
   config.options.collectives = {Collective::AllReduce};
   config.options.placements = {Placement::OutOfPlace};
@@ -128,8 +130,6 @@ SweepConfig doctor_sweep(bool quick) {
   config.settings = {Setting{kDefaultSettingName, "nothing forced", {}, {}}};
   return config;
 }
-
-}  // namespace
 
 void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
   out << "#\n# findings, most severe first (" << findings.size() << ")\n";
@@ -159,7 +159,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
   const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
-  const SweepConfig config = doctor_sweep(launch.quick);
+  const SweepConfig config = doctor_sweep(launch.quick, "mpi");
   const Plan plan = plan_sweep(config, backend.limits());
   nlohmann::json provenance{{"tool", "commtune"}};
   provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});

@@ -1,6 +1,6 @@
 #pragma once
 // The parts of `commtune doctor` that both backends' doctors share: the system checks of every
-// node, the re-measured slow-node finding, and the findings as printed.
+// node, the re-measured slow-node finding, the small sweep, and the findings as printed.
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -10,6 +10,7 @@
 #include "control/control_plane.hpp"
 #include "doctor/finding.hpp"
 #include "pairwise/pair_matrix.hpp"
+#include "plan/sweep_options.hpp"
 
 namespace commtune {
 
@@ -23,6 +24,10 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
 // measure again.
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const std::function<std::optional<PairMatrix>()>& measure_again);
+
+// The doctor's one small sweep: the default setting's out-of-place all-reduce from 8 B to 1 MiB
+// (64 KiB with --quick), every size for its whole time.
+SweepConfig doctor_sweep(bool quick, const std::string& backend);
 
 void print_findings(const std::vector<Finding>& findings, std::ostream& out);
 

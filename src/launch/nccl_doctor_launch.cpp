@@ -1,6 +1,8 @@
 #include "launch/nccl_doctor_launch.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
 
 #include "backend/mpi/mpi_environment.hpp"
 #include "backend/nccl/supervisor/device_setup.hpp"
@@ -10,9 +12,16 @@
 #include "control/mpi_control_plane.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
+#include "host/provenance.hpp"
 #include "launch/doctor_parts.hpp"
 #include "launch/job_ceiling.hpp"
 #include "launch/nccl_control.hpp"
+#include "report/case_collector.hpp"
+#include "report/composite_sink.hpp"
+#include "report/table_writer.hpp"
+#include "sweep/interrupt.hpp"
+#include "sweep/sweep_runner.hpp"
+#include "sweep/sweep_session.hpp"
 #include "report/output_file.hpp"
 
 namespace commtune {
@@ -58,6 +67,52 @@ NcclPairwisePlan launched_plan(ControlPlane& control, int device, bool quick) {
   return plan;
 }
 
+// This supervisor's workers as ranks of the sweep's layout.
+std::vector<RankPlace> worker_places(const SupervisorLayout& layout, int first_local_rank) {
+  std::vector<RankPlace> places;
+  for (std::size_t i = 0; i < layout.ranks.size(); ++i)
+    places.push_back({layout.ranks[i], first_local_rank + static_cast<int>(i), {{"index", layout.devices.at(i)}}, std::nullopt});
+  return places;
+}
+
+// The doctor's small all-reduce sweep on the NCCL backend, like a sweep's default setting (fresh
+// workers, the same watchdog); the table on rank 0, the cases there.
+std::vector<CaseResult> sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
+                                    SupervisorLayout layout, const AgreedDeviceFacts& facts, const std::optional<Ceiling>& ceiling) {
+  layout.ranks_per_device = facts.ranks_per_device;
+  layout.nnodes = facts.nnodes;
+  nlohmann::json provenance{{"tool", "commtune"}, {"nccl", facts.provenance}};
+  provenance["layout"] = rank_layout(control, worker_places(layout, control.locality().local_rank));
+  if (ceiling) provenance["ceiling"] = to_json(*ceiling);
+  NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
+  const Plan plan = plan_sweep(doctor_sweep(launch.quick, "nccl"), backend.limits());
+  std::vector<CaseResult> cases;
+  CompositeSink sink;
+  if (control.rank() == 0) {
+    sink.add(std::make_unique<CaseCollector>(cases));
+    sink.add(std::make_unique<TableWriter>(std::cout));
+  }
+  sink.begin(RunHeader{plan, "nccl", provenance});
+  InterruptWatch interrupt(std::chrono::seconds(60));
+  sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
+  return cases;
+}
+
+// The all-reduce's peak against the ceiling; a case that did not measure is a finding of its own.
+std::vector<Finding> sweep_findings(const std::vector<CaseResult>& cases, const std::optional<Ceiling>& ceiling) {
+  std::vector<Finding> out;
+  double peak = 0;
+  for (const auto& c : cases) {
+    if (c.measured()) peak = std::max(peak, c.busbw_gbps);
+    else
+      out.push_back(Finding{"sweep-case-failed", Severity::Warning, "allreduce " + std::to_string(c.spec.bytes) + " B",
+                            std::string(name_of(c.status)) + ": " + c.reason,
+                            "the doctor's sweep on the NCCL backend did not measure this size: run it alone with NCCL_DEBUG=INFO"});
+  }
+  if (ceiling && peak > 0) out.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
+  return out;
+}
+
 Finding map_failure(const std::string& reason) {
   return Finding{"pairwise-map-failed", Severity::Warning, "pairwise map (NCCL)", reason,
                  "the named rank's GPU or NCCL stopped the map: run it again with NCCL_DEBUG=INFO, and "
@@ -79,14 +134,18 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling = job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
   const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, plan);
-  const std::vector<Finding> confirmed =
-      confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
-  int code = 0;
   if (root) {
     std::cout << "# commtune doctor: " << launch.choice.reason << ", pairwise map of " << plan.names.size() << " "
               << plan.unit << "s through NCCL workers\n";
     if (map.matrix) write_matrix(*map.matrix, std::cout);
+  }
+  const std::vector<CaseResult> cases = sweep_cases(control, launch, command, layout, facts, ceiling);
+  const std::vector<Finding> confirmed =
+      confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
+  int code = 0;
+  if (root) {
     if (map.failure) findings.push_back(map_failure(*map.failure));
+    for (const Finding& f : sweep_findings(cases, ceiling)) findings.push_back(f);
     if (map.matrix)
       for (auto more : {confirmed, find_bad_pairs(*map.matrix), find_links_below_ceiling(*map.matrix, ceiling)})
         findings.insert(findings.end(), more.begin(), more.end());

@@ -1,6 +1,6 @@
 // `commtune doctor --backend nccl` on a real GPU, no launcher: the pairwise map through NCCL
 // workers (ncclSend/ncclRecv) between the GPUs of this node, or, with one GPU, between two ranks
-// on it as emulated nodes (loopback sockets); and a worker hung during the map (commtune-faults)
+// on it as emulated nodes (loopback sockets), then its small sweep; and a worker hung during the map (commtune-faults)
 // ends it with its reason. Assertions read the doctor's JSON (shape, positive figures, reasons),
 // never how fast a link is. Skips, saying why, where no GPU is visible.
 #include <gtest/gtest.h>
@@ -45,6 +45,7 @@ TEST(GpuDoctor, TheNcclPairwiseMapMeasuresEveryPairOfThisNode) {
   ASSERT_TRUE(doc.is_object()) << ran.err;
   EXPECT_EQ(doc.value("backend", ""), "nccl");
   EXPECT_FALSE(has_finding(doc, "pairwise-map-failed")) << doc.dump(1);
+  EXPECT_FALSE(has_finding(doc, "sweep-case-failed")) << doc.dump(1);  // the small sweep measured every size
   const nlohmann::json& map = doc["pairwise"];
   ASSERT_TRUE(map.is_object()) << doc.dump(1);
   const std::size_t n = map["members"].size();

@@ -1,5 +1,6 @@
 // `commtune doctor` on the NCCL backend, end to end with the test build commtune-simulated
-// (simulated workers, no GPU, no launcher): the pairwise map in the terminal and the --json, a
+// (simulated workers, no GPU, no launcher): the pairwise map and the small sweep in the terminal,
+// the map in the --json, a
 // simulated slow link named as the slow pair, a hung or crashed worker during the map reported
 // with its reason (and no hang), the NCCL flags refused on the MPI backend.
 #include <gtest/gtest.h>
@@ -48,6 +49,8 @@ TEST(NcclDoctor, TheMapHasEveryPairAndAHealthyMachineExits0) {
   EXPECT_NE(d.ran.out.find("pairwise map of 4 ranks through NCCL workers"), std::string::npos) << d.ran.out;
   EXPECT_NE(d.ran.out.find("# pairwise bandwidth (GB/s per direction, 256 KiB messages"), std::string::npos) << d.ran.out;
   EXPECT_NE(d.ran.out.find("# pairwise latency"), std::string::npos) << d.ran.out;
+  EXPECT_NE(d.ran.out.find("# commtune sweep: backend nccl, 4 ranks"), std::string::npos) << d.ran.out;  // the small sweep
+  EXPECT_NE(d.ran.out.find("# cases: 5 measured, 0 with wrong data, 0 failed"), std::string::npos) << d.ran.out;
   ASSERT_TRUE(d.doc.is_object());
   EXPECT_EQ(d.doc["backend"], "nccl");
   EXPECT_EQ(d.doc["healthy"], true);
@@ -94,6 +97,7 @@ TEST(NcclDoctor, AHungWorkerEndsTheMapWithItsReason) {
   EXPECT_NE(failed[0]["evidence"].get<std::string>().find("rank 3 worker did not finish pairwise map round"), std::string::npos)
       << failed[0].dump();
   EXPECT_FALSE(d.doc.contains("pairwise"));
+  EXPECT_FALSE(findings_with(d.doc, "sweep-case-failed").empty());  // the fault hangs the sweep's first case too
   EXPECT_NE(d.doc.value("pairwise_failure", "").find("within 1 s (hung; workers killed)"), std::string::npos) << d.doc.dump(1);
 }
 
