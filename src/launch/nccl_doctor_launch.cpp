@@ -119,22 +119,60 @@ Finding map_failure(const std::string& reason) {
                  "`commtune sweep --backend nccl` on that GPU alone"};
 }
 
-int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command, const SupervisorLayout& layout,
-              const nlohmann::json& probe, const NcclPairwisePlan& plan) {
-  const bool root = control.rank() == 0;
-  std::optional<std::string> refused;  // rank 0's, so that every rank leaves together
+// Rank 0's json_path check, agreed, so that every rank leaves together on bad input.
+void refuse_bad_output(ControlPlane& control, const DoctorLaunch& launch) {
+  std::optional<std::string> refused;
   try {
-    if (root && !launch.json_path.empty()) check_output_path(launch.json_path, OutputPolicy{});
+    if (control.rank() == 0 && !launch.json_path.empty()) check_output_path(launch.json_path, OutputPolicy{});
   } catch (const InputError& e) {
     refused = e.what();
   }
   if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
+}
+
+// What rank 0 has measured, for the findings and the --json.
+struct Measured {
+  const NcclPairwiseMap& map;
+  const std::vector<CaseResult>& cases;
+  const std::optional<Ceiling>& ceiling;
+};
+
+std::vector<Finding> measured_findings(const Measured& m, const std::vector<Finding>& confirmed) {
+  std::vector<Finding> out;
+  if (m.map.failure) out.push_back(map_failure(*m.map.failure));
+  for (auto more : {sweep_findings(m.cases, m.ceiling), confirmed})
+    out.insert(out.end(), more.begin(), more.end());
+  if (m.map.matrix)
+    for (auto more : {find_bad_pairs(*m.map.matrix), find_links_below_ceiling(*m.map.matrix, m.ceiling)})
+      out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+// Rank 0: the findings ranked and printed, the --json written; the exit code.
+int conclude(const DoctorLaunch& launch, std::vector<Finding> findings, const Measured& m) {
+  rank_findings(findings);
+  print_findings(findings, std::cout);
+  if (!launch.json_path.empty()) {
+    nlohmann::json doc{{"tool", "commtune doctor"}, {"backend", "nccl"}, {"findings", to_json(findings)},
+                       {"healthy", !needs_attention(findings)}};
+    if (m.ceiling) doc["ceiling"] = to_json(*m.ceiling);
+    if (m.map.matrix) doc["pairwise"] = to_json(*m.map.matrix);
+    if (m.map.failure) doc["pairwise_failure"] = *m.map.failure;
+    write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
+    std::cerr << "commtune: findings written to " << launch.json_path << "\n";
+  }
+  return needs_attention(findings) ? 1 : 0;
+}
+
+int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command, const SupervisorLayout& layout,
+              const nlohmann::json& probe, const NcclPairwisePlan& plan) {
+  refuse_bad_output(control, launch);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling = job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
   const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, plan);
-  if (root) {
+  if (control.rank() == 0) {
     std::cout << "# commtune doctor: " << launch.choice.reason << ", pairwise map of " << plan.names.size() << " "
               << plan.unit << "s through NCCL workers\n";
     if (map.matrix) write_matrix(*map.matrix, std::cout);
@@ -143,24 +181,11 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
   const std::vector<Finding> confirmed =
       confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
   int code = 0;
-  if (root) {
-    if (map.failure) findings.push_back(map_failure(*map.failure));
-    for (const Finding& f : sweep_findings(cases, ceiling)) findings.push_back(f);
-    if (map.matrix)
-      for (auto more : {confirmed, find_bad_pairs(*map.matrix), find_links_below_ceiling(*map.matrix, ceiling)})
-        findings.insert(findings.end(), more.begin(), more.end());
-    rank_findings(findings);
-    print_findings(findings, std::cout);
-    if (!launch.json_path.empty()) {
-      nlohmann::json doc{{"tool", "commtune doctor"}, {"backend", "nccl"}, {"findings", to_json(findings)},
-                         {"healthy", !needs_attention(findings)}};
-      if (ceiling) doc["ceiling"] = to_json(*ceiling);
-      if (map.matrix) doc["pairwise"] = to_json(*map.matrix);
-      if (map.failure) doc["pairwise_failure"] = *map.failure;
-      write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
-      std::cerr << "commtune: findings written to " << launch.json_path << "\n";
-    }
-    code = needs_attention(findings) ? 1 : 0;
+  if (control.rank() == 0) {
+    const Measured measured{map, cases, ceiling};
+    const std::vector<Finding> more = measured_findings(measured, confirmed);
+    findings.insert(findings.end(), more.begin(), more.end());
+    code = conclude(launch, std::move(findings), measured);
   }
   return std::stoi(control.broadcast_from_root(std::to_string(code)));
 }
