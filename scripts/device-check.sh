@@ -3,10 +3,12 @@
 # (docs/nccl-backend.md, "Checking on a GPU machine" has the commands that pack and start it).
 # On the GPU machine, from the repository root, after `source .device/on-device.sh`:
 #
-#   scripts/device-check.sh [STEP...]     STEP: tests local mpi tune bench (default: all, in that order)
+#   scripts/device-check.sh [STEP...]     STEP: tests local doctor mpi tune bench (default: all, in that order)
 #
 #   tests  the gpu-labelled test binaries (gpu_kernel_tests, gpu_sweep_tests); nothing may skip
 #   local  commtune sweep --config configs/nccl-quick.json, no launcher (one worker per GPU)
+#   doctor commtune doctor --backend nccl --quick --ranks 2 --emulate-nodes: the NCCL pairwise map and
+#          small sweep (exit 1, something to attend to on the machine, still passes; a failed map does not)
 #   mpi    mpirun -np 4 commtune sweep --config configs/nccl-quick.json --emulate-nodes
 #   tune   commtune tune on the mpi sweep (else the local one), then export --format all
 #   bench  scripts/bench-nccl-tests.sh (4 ranks) when the nccl-tests binaries were packed
@@ -15,9 +17,9 @@
 # tool a timeout above it), so one hang costs that step only and the summary is always written.
 #
 # Writes into $OUT (default ./device-check-out), as soon as each step ends: log.txt (everything),
-# summary.txt (one line per step), sweep-local.json, sweep-mpi4.json, recommendation.json,
-# bench-nccl-tests.txt, extras.tar.gz (exports, end-of-sweep recommendations, gtest XML, the
-# benchmark's raw outputs and results): 7 files at most.
+# summary.txt (one line per step), sweep-local.json, doctor-nccl.json, sweep-mpi4.json,
+# recommendation.json, bench-nccl-tests.txt, extras.tar.gz (exports, end-of-sweep recommendations,
+# gtest XML, the benchmark's raw outputs and results): 8 files at most.
 # Environment: DEVICE_BIN (the packed binaries, default .device/bin), DEVICE_CHECK_GTEST_FILTER
 # (--gtest_filter for gpu_sweep_tests, to rerun a few), DEVICE_CHECK_BUDGET (seconds, above).
 # Exit: 0 every step passed (bench may be skipped: no nccl-tests packed), 1 a step failed or ran out
@@ -74,7 +76,7 @@ read -r -a mpirun <<< "$mpirun_words"
 export COMMTUNE_TEST_BIN_DIR=$bin COMMTUNE_MPIRUN=$mpirun_words
 
 collect() {  # the files of $OUT, refreshed after every step
-  for f in sweep-local.json sweep-mpi4.json recommendation.json bench-nccl-tests.txt; do
+  for f in sweep-local.json doctor-nccl.json sweep-mpi4.json recommendation.json bench-nccl-tests.txt; do
     [ ! -s "$work/$f" ] || cp "$work/$f" "$out/$f"
   done
   (cd "$work" && find . -mindepth 1 -maxdepth 1 \( -name export -o -name bench -o -name '*.tune.json' -o -name 'gtest-*.xml' \) \
@@ -120,6 +122,21 @@ step_local() {
     check_results "$work/sweep-local.json" 0
 }
 
+step_doctor() {
+  local rc=0
+  timeout "$(within 90)" "$bin/commtune" doctor --backend nccl --quick --ranks 2 --emulate-nodes --init-timeout 60 \
+    --case-timeout 30 --json "$work/doctor-nccl.json" || rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] || return "$rc"
+  python3 - "$work/doctor-nccl.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [f["id"] for f in d.get("findings", [])]
+m = d.get("pairwise") or {}
+print(f"doctor-nccl.json: findings {ids}; map {m.get('members')} GB/s {m.get('gbps')} us {m.get('latency_us')}")
+sys.exit(0 if len(m.get("members", [])) == 2 and "pairwise-map-failed" not in ids and "sweep-case-failed" not in ids else 1)
+PY
+}
+
 step_mpi() {
   timeout "$(within 240)" "${mpirun[@]}" -np 4 -x NCCL_SOCKET_IFNAME=lo "$bin/commtune" sweep --config configs/nccl-quick.json --emulate-nodes \
     -e 16M --max-time 0.1 --init-timeout 60 --case-timeout 30 --out "$work/sweep-mpi4.json" &&
@@ -145,7 +162,7 @@ step_bench() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(tests local mpi tune bench)
+[ ${#steps[@]} -gt 0 ] || steps=(tests local doctor mpi tune bench)
 status=0
 for s in "${steps[@]}"; do
   echo
@@ -160,10 +177,11 @@ for s in "${steps[@]}"; do
   case "$s" in
     tests) step_tests || rc=$? ;;
     local) step_local || rc=$? ;;
+    doctor) step_doctor || rc=$? ;;
     mpi) step_mpi || rc=$? ;;
     tune) step_tune || rc=$? ;;
     bench) step_bench || rc=$? ;;
-    *) note "unknown step '$s' (tests local mpi tune bench)"; rc=1 ;;
+    *) note "unknown step '$s' (tests local doctor mpi tune bench)"; rc=1 ;;
   esac
   if [ "$rc" = 0 ]; then
     verdict=PASS

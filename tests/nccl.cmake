@@ -8,6 +8,7 @@ commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/worker_protocol_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/batch_timing_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_pairwise_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/layout_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_test.cpp
 )
@@ -16,6 +17,7 @@ add_dependencies(nccl_unit_tests commtune commtune-simulated)
 
 # Whole sweeps through the local control plane: label unit (seconds, no MPI, no GPU).
 add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/doctor_nccl_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_sweep_test.cpp)
 target_link_libraries(nccl_fault_tests PRIVATE commtune_results commtune_nccl_simulated commtune_tuner_rules GTest::gtest_main)
 target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

@@ -80,7 +80,7 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     if (app.got_subcommand("tune")) return run_tune_command(tune);
     if (app.got_subcommand("export")) return run_export_command(export_options);
     if (app.got_subcommand("compare")) return run_compare_command(compare);
-    if (app.got_subcommand("doctor")) return run_doctor_command(doctor, argc, argv);
+    if (app.got_subcommand("doctor")) return run_doctor_command(doctor, argc, argv, wiring);
     if (app.got_subcommand("report")) return run_report_command(report, argc, argv);
     if (app.got_subcommand("worker")) return run_worker_command(worker, wiring.worker_engine);
   } catch (const ReportedError& e) {

@@ -14,6 +14,12 @@ const PairEntry& at(const PairMatrix& m, int i, int j) {
 }
 const std::string& name(const PairMatrix& m, int i) { return m.names[static_cast<std::size_t>(i)]; }
 
+// "node n4" for a host; a member already named by its kind ("rank 3") keeps its name.
+std::string member_subject(const PairMatrix& m, int i) {
+  const std::string& n = name(m, i);
+  return n.rfind(m.unit_of_member + " ", 0) == 0 ? n : m.unit_of_member + " " + n;
+}
+
 double margin(const PairMatrix& m) { return std::max(kMinMargin, map_noise(m)); }
 
 struct Spread {
@@ -52,7 +58,7 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m) {
     Spread mine, others;
     split_links(m, i, -1, mine, others);
     if (mine.count == 0 || others.count == 0 || !(mine.high < others.low * (1 - mg))) continue;
-    out.push_back(Finding{"slow-node", Severity::Critical, m.unit_of_member + " " + name(m, i),
+    out.push_back(Finding{"slow-node", Severity::Critical, member_subject(m, i),
                           printf_string("all %d of its link directions run at %.3f-%.3f GB/s, every other link at %.3f GB/s or more "
                                         "(margin %.0f%%: the map's noise or %.0f%%, whichever is larger)",
                                         mine.count, mine.low, mine.high, others.low, mg * 100, kMinMargin * 100),

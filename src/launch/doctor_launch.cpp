@@ -1,5 +1,8 @@
 #include "launch/doctor_launch.hpp"
 
+#include "launch/doctor_parts.hpp"
+#include "launch/nccl_doctor_launch.hpp"
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -38,8 +41,8 @@ std::optional<bool> mpi_yield_when_idle() {
   }
 }
 
-// The first rank of each node checks its node; rank 0 gets every node's findings, each subject
-// prefixed with its host when there are several.
+}  // namespace
+
 std::vector<Finding> system_findings(ControlPlane& control, const std::string& root) {
   const NodeLocality here = control.locality();
   const bool first = here.local_rank == 0;
@@ -70,15 +73,11 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
   return out;
 }
 
-// A slow node is re-measured before it is named, like the tuner's finalists: a second map after
-// the sweep must find the same node (a burst of contention during one map names no node; it is
-// reported as information). Every rank takes rank 0's decision to measure again.
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
-                                          const PairwiseOptions& options) {
+                                          const std::function<std::optional<PairMatrix>()>& measure_again) {
   const std::vector<Finding> first = map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
   if (control.broadcast_from_root(first.empty() ? "0" : "1") == "0") return {};
-  const std::optional<PairMatrix> again =
-      measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, options);
+  const std::optional<PairMatrix> again = measure_again();
   if (control.rank() != 0) return {};
   const std::vector<Finding> second = again ? find_slow_nodes(*again) : std::vector<Finding>{};
   std::vector<Finding> out;
@@ -94,6 +93,8 @@ std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::opti
   }
   return out;
 }
+
+namespace {
 
 // Whether any node runs more ranks than it has cores: then the scheduler, not a rank, decides who
 // comes in last (an algorithm's root, on the critical path, is descheduled as often as not).
@@ -113,10 +114,12 @@ void mark_oversubscribed(std::vector<Finding>& stragglers) {
   }
 }
 
-SweepConfig doctor_sweep(bool quick) {
+}  // namespace
+
+SweepConfig doctor_sweep(bool quick, const std::string& backend) {
   SweepConfig config;
   config.name = "doctor";
-  config.options.backend = "mpi";
+  config.options.backend = backend;
   config.options.sizes = SizeRange{8, quick ? 64u << 10 : 1u << 20, 8.0, 0};
   config.options.collectives = {Collective::AllReduce};
   config.options.placements = {Placement::OutOfPlace};
@@ -136,6 +139,8 @@ void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
         << "\n      do: " << f.action << "\n";
 }
 
+namespace {
+
 int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, const std::optional<HostCopyBandwidth>& copy) {
   MpiControlPlane control;
   const bool root = control.rank() == 0;
@@ -154,7 +159,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
   const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
-  const SweepConfig config = doctor_sweep(launch.quick);
+  const SweepConfig config = doctor_sweep(launch.quick, "mpi");
   const Plan plan = plan_sweep(config, backend);
   nlohmann::json provenance{{"tool", "commtune"}};
   provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
@@ -169,7 +174,9 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   sink.begin(RunHeader{plan, "mpi", provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
-  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, pairwise);
+  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, [&] {
+    return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
+  });
   const bool oversubscribed = any_node_oversubscribed(control);
   int code = 0;
   if (root) {
@@ -200,6 +207,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
 }  // namespace
 
 int launch_doctor(const DoctorLaunch& launch) {
+  if (launch.choice.name == "nccl") return launch_nccl_doctor(launch);
   const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init, like the sweep
   int argc = launch.argc;
   char** argv = launch.argv;

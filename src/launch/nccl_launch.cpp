@@ -17,6 +17,7 @@
 #include "host/tuner_plugin_location.hpp"
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
+#include "launch/nccl_control.hpp"
 #include "report/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
@@ -55,11 +56,14 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   return facts;
 }
 
-// Longer than any step a live peer can take (its own watchdog bounds its workers).
+}  // namespace
+
 std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
   const double longest_step = std::max({run.init_timeout_s, run.case_timeout_s, 10.0});
   return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
 }
+
+namespace {
 
 // The default setting records what NCCL chose unless the workers' environment loads a tuner of its own.
 NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command) {
@@ -101,10 +105,14 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   return run_supervised(launch, control, layout, command, probe, 0);
 }
 
+}  // namespace
+
 [[noreturn]] void end_job(const std::string& message) {
   std::cerr << "commtune: error: " << message << std::endl;
   std::_Exit(75);  // mpirun / srun then stop every other rank
 }
+
+namespace {
 
 int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
   if (launch.nccl.ranks > 0) throw InputError("--ranks is for launcher-free runs; under mpirun/srun use -np");

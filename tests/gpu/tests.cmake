@@ -7,7 +7,8 @@ if(COMMTUNE_HAVE_NCCL)
   add_executable(gpu_sweep_tests
     ${CMAKE_CURRENT_LIST_DIR}/nccl_sweep_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/nccl_types_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/nccl_mpi_test.cpp)
+    ${CMAKE_CURRENT_LIST_DIR}/nccl_mpi_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/nccl_doctor_test.cpp)
   target_link_libraries(gpu_sweep_tests PRIVATE commtune_app GTest::gtest_main)
   target_compile_definitions(gpu_sweep_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_compile_definitions(gpu_sweep_tests PRIVATE COMMTUNE_FAULTS_BINARY="$<TARGET_FILE:commtune-faults>")

@@ -68,10 +68,10 @@ SH
   chmod +x "$bin"/*
   run_check "$work/out" "$bin"
   [ "$rc" = 0 ] || { fail "dry run: want exit 0, got $rc"; tail -n 40 "$work/stdout.txt" >&2; }
-  for s in tests local mpi tune bench; do expect_line "$work/out/summary.txt" "^$s PASS in [0-9]+ s$" "step $s"; done
+  for s in tests local doctor mpi tune bench; do expect_line "$work/out/summary.txt" "^$s PASS in [0-9]+ s$" "step $s"; done
   files=$(find "$work/out" -type f | wc -l)
   [ "$files" -le 8 ] || fail "want at most 8 files in \$OUT, got $files"
-  for f in log.txt summary.txt sweep-local.json sweep-mpi4.json recommendation.json bench-nccl-tests.txt extras.tar.gz; do
+  for f in log.txt summary.txt sweep-local.json doctor-nccl.json sweep-mpi4.json recommendation.json bench-nccl-tests.txt extras.tar.gz; do
     [ -s "$work/out/$f" ] || fail "\$OUT/$f missing or empty"
   done
   tar -tzf "$work/out/extras.tar.gz" > "$work/extras.txt" || fail "extras.tar.gz unreadable"
@@ -80,6 +80,7 @@ SH
   done
   expect_line "$work/out/log.txt" 'sweep-mpi4.json: [0-9]+ cases \{.ok.: [0-9]+\}, complete True, 4 ranks' "mpi sweep checked on 4 ranks"
   expect_line "$work/out/bench-nccl-tests.txt" '^# 11 sizes in both' "benchmark table"
+  expect_line "$work/out/log.txt" "doctor-nccl.json: findings .*; map \['rank 0', 'rank 1'\]" "the NCCL doctor's map checked"
   # A step that fails is reported, and the run exits 1.
   run_check "$work/out-tune-alone" "$bin" tune
   [ "$rc" = 1 ] || fail "tune without a sweep: want exit 1, got $rc"

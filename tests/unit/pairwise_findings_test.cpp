@@ -5,7 +5,10 @@
 #include <random>
 #include <set>
 
+#include <sstream>
+
 #include "doctor/measured_findings.hpp"
+#include "unit/golden.hpp"
 #include "pairwise/round_robin.hpp"
 
 namespace commtune {
@@ -55,6 +58,15 @@ TEST(MeasuredFindings, ASlowNodeIsNamedAndNoOther) {
   EXPECT_TRUE(find_bad_pairs(m).empty());  // a slow node is not three bad pairs
 }
 
+TEST(MeasuredFindings, AMemberNamedByItsKindIsNotPrefixedTwice) {
+  auto m = synthetic(4, 1.2, 0.1, [](int i, int j) { return i == 1 || j == 1 ? 0.3 : 1.2; });
+  m.names = {"rank 0", "rank 1", "rank 2", "rank 3"};  // one node's map: its ranks (GPUs)
+  m.unit_of_member = "rank";
+  const auto slow = find_slow_nodes(m);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].subject, "rank 1");
+}
+
 TEST(MeasuredFindings, AHealthyNoisyMapHasNoFindings) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     const auto m = synthetic(4, 1.2, 0.3, [](int, int) { return 1.2; }, seed);
@@ -95,6 +107,18 @@ TEST(MeasuredFindings, LinksFarBelowTheCeiling) {
   EXPECT_EQ(below[0].severity, Severity::Warning);
   EXPECT_TRUE(find_links_below_ceiling(m, Ceiling{15, "p", "b", 0, 0, ""}).empty());
   EXPECT_TRUE(find_links_below_ceiling(m, std::nullopt).empty());
+}
+
+// The matrix as both backends' doctors print it and write it (--json): fixed samples, so the
+// medians and spreads are exact.
+TEST(PairMatrixOutput, TerminalAndJsonMatchTheGoldenFile) {
+  PairMatrix m = empty_matrix({"rank 0", "rank 1", "rank 2"}, "rank", 256u << 10);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (i != j) m.entries[i][j] = PairEntry{{10.0 + i, 12.0 + j, 11.0 + i + j}, {3.0 + i, 3.5, 4.0 + j}};
+  std::ostringstream text;
+  write_matrix(m, text);
+  testing::expect_golden("pairwise.txt", text.str() + to_json(m).dump(1) + "\n");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "backend/nccl/worker_protocol.hpp"
 
+#include <cmath>
+
 #include "plan/case_json.hpp"
 
 namespace commtune {
@@ -42,6 +44,48 @@ json to_json(const TimedBatch& batch) { return json{{"seconds", batch.seconds}, 
 
 TimedBatch timed_batch_from_json(const json& j) {
   return TimedBatch{j.at("seconds").get<std::vector<double>>(), j.at("loop_seconds").get<double>()};
+}
+
+json to_json(const PairwiseRequest& r) {
+  return json{{"peer", r.peer}, {"bytes", r.bytes}, {"samples", r.samples}, {"exchanges", r.exchanges},
+              {"latency_exchanges", r.latency_exchanges}};
+}
+
+namespace {
+
+int positive_count(const json& j, const char* field) {
+  const int value = j.at(field).get<int>();
+  if (value < 1 || value > 100000) throw ProtocolError(std::string("pairwise request: \"") + field + "\" must be 1 to 100000");
+  return value;
+}
+
+std::vector<double> positive_samples(const json& j, const char* field) {
+  std::vector<double> values = j.at(field).get<std::vector<double>>();
+  for (double v : values)
+    if (!std::isfinite(v) || v <= 0) throw ProtocolError(std::string("pairwise samples: \"") + field + "\" holds a value that is not a positive number");
+  return values;
+}
+
+}  // namespace
+
+PairwiseRequest pairwise_request_from_json(const json& j) {
+  PairwiseRequest r;
+  r.peer = j.at("peer").get<int>();
+  if (r.peer < -1) throw ProtocolError("pairwise request: \"peer\" must be a rank or -1");
+  r.bytes = j.at("bytes").get<std::size_t>();
+  if (r.bytes == 0 || r.bytes > (std::size_t{1} << 34)) throw ProtocolError("pairwise request: \"bytes\" must be 1 B to 16 GiB");
+  r.samples = positive_count(j, "samples");
+  r.exchanges = positive_count(j, "exchanges");
+  r.latency_exchanges = positive_count(j, "latency_exchanges");
+  return r;
+}
+
+json to_json(const PairSamples& s) { return json{{"gbps", s.gbps}, {"latency_us", s.latency_us}}; }
+
+PairSamples pair_samples_from_json(const json& j) {
+  PairSamples s{positive_samples(j, "gbps"), positive_samples(j, "latency_us")};
+  if (s.gbps.size() != s.latency_us.size()) throw ProtocolError("pairwise samples: as many latency as bandwidth samples expected");
+  return s;
 }
 
 std::string printable(std::string_view text, std::size_t limit) {

@@ -1,7 +1,7 @@
 #pragma once
 // The supervisor <-> worker protocol: one JSON object per line, both ways, on a socket the worker
 // finds at fd 3 (its stdout and stderr stay free for NCCL's own logging). Requests:
-// {"op": probe | unique_id | init | prepare | check | time | finish, ...};
+// {"op": probe | unique_id | init | prepare | check | time | pairwise | finish, ...};
 // replies: {"ok": true, ...} or {"ok": false, "error": TEXT, "fatal": BOOL}.
 #include <cstddef>
 #include <optional>
@@ -39,6 +39,23 @@ struct TimedBatch {
   double loop_seconds = 0;
 };
 
+// {"op": "pairwise", ...}: this worker's part of one round of the pairwise map. With a peer, it
+// exchanges with it (both directions at once, ncclSend + ncclRecv in one group): first the latency
+// samples (8-byte exchanges), then the bandwidth samples; without one it sits the round out.
+struct PairwiseRequest {
+  int peer = -1;                 // the other rank of this worker's pair; -1: no pair this round
+  std::size_t bytes = 1u << 20;  // bandwidth message, per direction
+  int samples = 10;              // latency samples, then as many bandwidth samples
+  int exchanges = 4;             // bandwidth exchanges per sample
+  int latency_exchanges = 20;    // 8-byte exchanges per latency sample
+};
+
+// The answer: what this worker measured with its peer (both empty without one).
+struct PairSamples {
+  std::vector<double> gbps;        // GB/s per direction, one per sample
+  std::vector<double> latency_us;  // one 8-byte exchange, us, one per sample
+};
+
 // A reply as read by the supervisor. A line that is not a reply throws ProtocolError.
 struct WorkerReply {
   bool ok = false;
@@ -58,6 +75,12 @@ nlohmann::json to_json(const CaseRequest& request);
 CaseRequest case_request_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const TimedBatch& batch);
 TimedBatch timed_batch_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const PairwiseRequest& request);
+// Throws ProtocolError on a request no worker can run (a peer below -1, no bytes, no samples).
+PairwiseRequest pairwise_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const PairSamples& samples);
+// Throws ProtocolError when a sample is not a finite positive number or the counts differ.
+PairSamples pair_samples_from_json(const nlohmann::json& j);
 
 // Text safe to show and to store in JSON: printable ASCII, the rest as '?', at most `limit` chars.
 std::string printable(std::string_view text, std::size_t limit = 200);

@@ -70,5 +70,29 @@ TEST(MpiSweepFaults, APeerSupervisorThatHangsEndsTheJobAtTheControlDeadline) {
   expect_peer_loss_reported("supervisor-hang:1", "a peer supervisor died or hangs");
 }
 
+// The NCCL doctor under mpirun -np 2 on one node: each supervisor's worker is one member of the
+// map; a worker hung in a round ends the map on both supervisors with the same reason.
+TEST(MpiNcclDoctor, TwoSupervisorsMapTheirWorkersAndAgreeOnAHang) {
+  const auto mpirun = mpirun_np2();
+  if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
+  const std::string tree = std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/systems/pcie-4gpu";
+  ScratchDir dir;
+  const Ran ran = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree, "--json", dir.file("d.json")}),
+                              {}, dir);
+  ASSERT_TRUE(ran.exit_code == 0 || ran.exit_code == 1) << ran.err;
+  const nlohmann::json doc = nlohmann::json::parse(slurp(dir.file("d.json")));
+  EXPECT_EQ(doc["pairwise"]["members"], nlohmann::json({"rank 0", "rank 1"})) << doc.dump(1);
+  EXPECT_GT(doc["pairwise"]["gbps"][0][1].get<double>(), 0.0);
+  EXPECT_GT(doc["pairwise"]["gbps"][1][0].get<double>(), 0.0);
+  const Ran hung = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree, "--case-timeout", "1",
+                                             "--json", dir.file("h.json")}),
+                               {"COMMTUNE_TEST_FAULT=hang-case:1"}, dir);
+  EXPECT_EQ(hung.exit_code, 1) << hung.err;
+  EXPECT_LT(hung.seconds, 30);
+  const nlohmann::json failed = nlohmann::json::parse(slurp(dir.file("h.json")));
+  EXPECT_NE(failed.value("pairwise_failure", "").find("rank 1 worker did not finish pairwise map round 1 of 1 within 1 s"),
+            std::string::npos) << failed.dump(1);
+}
+
 }  // namespace
 }  // namespace commtune

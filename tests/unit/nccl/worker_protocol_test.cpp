@@ -45,6 +45,51 @@ TEST(WorkerProtocol, TimedBatchRoundTrips) {
   EXPECT_DOUBLE_EQ(back.loop_seconds, batch.loop_seconds);
 }
 
+TEST(WorkerProtocol, PairwiseRequestRoundTrips) {
+  const PairwiseRequest request{3, 4096, 7, 2, 9};
+  const nlohmann::json line = nlohmann::json::parse(request_line("pairwise", to_json(request)));
+  EXPECT_EQ(line["op"], "pairwise");
+  const PairwiseRequest back = pairwise_request_from_json(line);
+  EXPECT_EQ(back.peer, 3);
+  EXPECT_EQ(back.bytes, 4096u);
+  EXPECT_EQ(back.samples, 7);
+  EXPECT_EQ(back.exchanges, 2);
+  EXPECT_EQ(back.latency_exchanges, 9);
+  EXPECT_EQ(pairwise_request_from_json(to_json(PairwiseRequest{-1, 8, 1, 1, 1})).peer, -1);  // sits the round out
+}
+
+nlohmann::json with(nlohmann::json j, const std::string& field, const nlohmann::json& value) {
+  j[field] = value;
+  return j;
+}
+
+TEST(WorkerProtocol, MalformedPairwiseRequestsAreRefused) {
+  const nlohmann::json good = to_json(PairwiseRequest{1, 1024, 3, 2, 4});
+  for (const auto& [field, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"peer", -2}, {"bytes", 0}, {"samples", 0}, {"exchanges", -1}, {"latency_exchanges", 100001}})
+    EXPECT_THROW(pairwise_request_from_json(with(good, field, value)), ProtocolError) << field;
+  for (const char* field : {"peer", "bytes", "samples", "exchanges", "latency_exchanges"}) {
+    nlohmann::json missing = good;
+    missing.erase(field);
+    EXPECT_THROW(pairwise_request_from_json(missing), nlohmann::json::exception) << field;
+  }
+  EXPECT_THROW(pairwise_request_from_json(with(good, "peer", "one")), nlohmann::json::exception);
+}
+
+TEST(WorkerProtocol, PairSamplesRoundTripAndMalformedOnesAreRefused) {
+  const PairSamples samples{{12.5, 13.0}, {4.0, 4.5}};
+  const std::string line = ok_reply_line(to_json(samples));
+  const PairSamples back = pair_samples_from_json(parse_reply(line).body);
+  EXPECT_EQ(back.gbps, samples.gbps);
+  EXPECT_EQ(back.latency_us, samples.latency_us);
+  EXPECT_TRUE(pair_samples_from_json(to_json(PairSamples{})).gbps.empty());  // a round sat out
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {1.0}}, {"latency_us", {1.0, 2.0}}}), ProtocolError);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {-1.0}}, {"latency_us", {1.0}}}), ProtocolError);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {0.0}}, {"latency_us", {1.0}}}), ProtocolError);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {"fast"}}, {"latency_us", {1.0}}}), nlohmann::json::exception);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"latency_us", {1.0}}}), nlohmann::json::exception);
+}
+
 TEST(WorkerProtocol, RepliesParse) {
   EXPECT_TRUE(parse_reply(ok_reply_line({{"wrong", 3}})).ok);
   EXPECT_EQ(parse_reply(ok_reply_line({{"wrong", 3}})).body["wrong"], 3);

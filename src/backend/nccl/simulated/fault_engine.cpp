@@ -52,6 +52,19 @@ class FaultEngine : public WorkerEngine {
     return inner_->time(iterations);
   }
 
+  // The pairwise map has no case: its round is where a case's faults fire.
+  PairSamples pairwise(const PairwiseRequest& request) override {
+    if (mode_ == FaultMode::HangCase) hang_forever();
+    if (mode_ == FaultMode::CrashCase) crash();
+    if (mode_ == FaultMode::ExitEarly) _exit(0);
+    if (mode_ == FaultMode::Garbage) write_all(channel_, "\x01 this is not the protocol {{{\n");
+    if (mode_ == FaultMode::ErrorCase && !fired_) {
+      fired_ = true;
+      throw BackendError("simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
+    }
+    return inner_->pairwise(request);
+  }
+
   void finish() override { inner_->finish(); }
 
  private:

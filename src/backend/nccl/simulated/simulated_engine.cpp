@@ -25,6 +25,34 @@ std::string environment_value(const char* name) {
 
 // The simulated machine's GPUs that this process sees, as CUDA numbers them: all of them, or
 // those CUDA_VISIBLE_DEVICES lists, in its order, up to the first entry that is not one of them.
+constexpr double kPairLatencyUs = 3.0;   // one 8-byte exchange
+constexpr double kPairBandwidth = 40e9;  // bytes per second per direction
+
+// Whether `rank` is listed in COMMTUNE_SIMULATED_SLOW_RANK, or the pair in
+// COMMTUNE_SIMULATED_SLOW_LINK ("A-B,C-D"): variables of the simulated machine, which only the
+// test build's simulated engine reads. Either slows the pair's link to a quarter.
+bool listed_pair(const std::string& list, int a, int b) {
+  for (std::size_t start = 0; start < list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string entry = list.substr(start, comma - start);
+    const std::size_t dash = entry.find('-');
+    if (dash != std::string::npos) {
+      const std::string x = entry.substr(0, dash), y = entry.substr(dash + 1);
+      if ((x == std::to_string(a) && y == std::to_string(b)) || (x == std::to_string(b) && y == std::to_string(a))) return true;
+    } else if (entry == std::to_string(a) || entry == std::to_string(b)) {
+      return true;
+    }
+    start = comma + 1;
+  }
+  return false;
+}
+
+double slow_factor(int a, int b) {
+  const bool slow = listed_pair(environment_value("COMMTUNE_SIMULATED_SLOW_LINK"), a, b) ||
+                    listed_pair(environment_value("COMMTUNE_SIMULATED_SLOW_RANK"), a, b);
+  return slow ? 0.25 : 1.0;
+}
+
 std::vector<int> visible_gpus() {
   const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
   std::vector<int> gpus;
@@ -87,6 +115,23 @@ class SimulatedEngine : public WorkerEngine {
     const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
     if (graph_) return TimedBatch{{loop / static_cast<double>(iterations)}, loop};
     return TimedBatch{std::move(seconds), loop};
+  }
+
+  // The pairwise map's round from a model: latency + bytes / bandwidth per exchange, a little
+  // noise, and a link slowed to a quarter where the simulation says so (slow_factor).
+  PairSamples pairwise(const PairwiseRequest& r) override {
+    if (!tuner_) throw CommunicatorLost("simulated pairwise: no communicator");
+    if (r.peer < 0) return {};
+    if (r.peer >= identity_.nranks || r.peer == identity_.rank) throw BackendError("simulated pairwise: peer out of range");
+    const double factor = slow_factor(identity_.rank, r.peer);
+    std::normal_distribution<double> jitter(1.0, 0.01);
+    PairSamples out;
+    for (int s = 0; s < r.samples; ++s) {
+      out.latency_us.push_back(kPairLatencyUs / factor * std::max(0.9, jitter(noise_)));
+      const double seconds = kPairLatencyUs * 1e-6 + static_cast<double>(r.bytes) / (kPairBandwidth * factor);
+      out.gbps.push_back(static_cast<double>(r.bytes) / seconds / 1e9 / std::max(0.9, jitter(noise_)));
+    }
+    return out;
   }
 
   void finish() override { tuner_.reset(); }

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -137,6 +138,30 @@ class StreamCapture {
   cudaStream_t stream_;
 };
 
+// Device memory for the pairwise map's exchanges, freed with its owner.
+class DeviceBytes {
+ public:
+  explicit DeviceBytes(std::size_t bytes) {
+    check_cuda(cudaMalloc(&pointer_, bytes), "cudaMalloc (pairwise buffer)");
+    check_cuda(cudaMemset(pointer_, 1, bytes), "cudaMemset (pairwise buffer)");
+  }
+  ~DeviceBytes() {
+    if (pointer_ != nullptr) cudaFree(pointer_);
+  }
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+  void* get() const { return pointer_; }
+
+ private:
+  void* pointer_ = nullptr;
+};
+
+// One pair's buffers: a send and a receive buffer of the bandwidth message and of 8 bytes.
+struct PairBuffers {
+  explicit PairBuffers(std::size_t bytes) : send(bytes), recv(bytes), small_send(8), small_recv(8) {}
+  DeviceBytes send, recv, small_send, small_recv;
+};
+
 // Blocking, NCCL's default and what nccl-tests uses: with blocking = 0 every group end (every
 // collective is one) starts a launch thread (src/group.cc). Only the CTA bounds that were given
 // are set: NCCL refuses minCTAs > maxCTAs before it fills defaults (src/init.cc,
@@ -221,9 +246,53 @@ class NcclEngine : public WorkerEngine {
     return request_.graph ? time_graph(iterations) : time_iterations(iterations);
   }
 
+  // Warm-up (connections are made at a pair's first exchange), then the latency samples, then the
+  // bandwidth samples, each timed by CUDA events around `count` exchanges that follow an untimed
+  // 8-byte one (the two peers leave it together, as a barrier).
+  PairSamples pairwise(const PairwiseRequest& r) override {
+    require_healthy("the communicator failed before this pairwise round");
+    if (r.peer < 0) return {};
+    if (r.peer >= identity_.nranks || r.peer == identity_.rank)
+      throw BackendError("pairwise: peer " + std::to_string(r.peer) + " is not another rank of the communicator");
+    current_.reset();  // a case's buffers are not needed meanwhile
+    const PairBuffers buffers(r.bytes);
+    exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, 1);
+    PairSamples out;
+    for (int s = 0; s < r.samples; ++s)
+      out.latency_us.push_back(exchanges_seconds(buffers.small_send, buffers.small_recv, 8, r.peer, r.latency_exchanges) /
+                               r.latency_exchanges * 1e6);
+    for (int s = 0; s < r.samples; ++s)
+      out.gbps.push_back(static_cast<double>(r.bytes) * r.exchanges /
+                         exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, r.exchanges) / 1e9);
+    return out;
+  }
+
   void finish() override { release(); }
 
  private:
+  // One exchange with `peer`: send and receive in one group, so both directions run at once.
+  void enqueue_exchange(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer) {
+    require_launched("ncclGroupStart", ncclGroupStart());
+    const ncclResult_t sent = ncclSend(send.get(), bytes, ncclInt8, peer, comm_, stream_);
+    const ncclResult_t received = ncclRecv(recv.get(), bytes, ncclInt8, peer, comm_, stream_);
+    const ncclResult_t ended = ncclGroupEnd();  // always closes the group, whatever the calls in it returned
+    require_launched("ncclSend to rank " + std::to_string(peer), sent);
+    require_launched("ncclRecv from rank " + std::to_string(peer), received);
+    require_launched("ncclGroupEnd (pairwise exchange)", ended);
+  }
+
+  double exchanges_seconds(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer, int count) {
+    EventPool events(2);
+    enqueue_or_drain([&] {
+      enqueue_exchange(send, recv, std::min<std::size_t>(bytes, 8), peer);  // the barrier: the buffers' first bytes
+      record(events[0]);
+      for (int k = 0; k < count; ++k) enqueue_exchange(send, recv, bytes, peer);
+      record(events[1]);
+    });
+    wait_for_stream("pairwise exchange");
+    return events.seconds_between(0, 1);
+  }
+
   void require_case() const {
     if (!current_) throw BackendError("no case prepared");
   }

@@ -44,6 +44,9 @@ class WorkerEngine {
   // Times `iterations` back to back on this rank: each one's seconds, or with a graph the graph's
   // seconds / iterations; and the timed loop's seconds.
   virtual TimedBatch time(std::size_t iterations) = 0;
+  // One round of the pairwise map: exchanges with request.peer (both directions at once) on the
+  // communicator, timed on this rank; nothing to do without a peer.
+  virtual PairSamples pairwise(const PairwiseRequest& request) = 0;
   virtual void finish() = 0;
 };
 

@@ -22,6 +22,7 @@ std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const 
   }
   if (op == "check") return ok_reply_line({{"wrong", engine.check()}});
   if (op == "time") return ok_reply_line(to_json(engine.time(request.at("iterations").get<std::size_t>())));
+  if (op == "pairwise") return ok_reply_line(to_json(engine.pairwise(pairwise_request_from_json(request))));
   return error_reply_line("unknown request '" + printable(op) + "'", false);
 }
 
@@ -34,6 +35,8 @@ std::string answer(WorkerEngine& engine, const std::string& line) {
   } catch (const Error& e) {
     return error_reply_line(e.what(), false);
   } catch (const nlohmann::json::exception& e) {
+    return error_reply_line(std::string("malformed request: ") + e.what(), false);
+  } catch (const ProtocolError& e) {
     return error_reply_line(std::string("malformed request: ") + e.what(), false);
   } catch (const std::exception& e) {
     return error_reply_line(e.what(), true);
