@@ -1,7 +1,7 @@
 #pragma once
 // The straggler rank, from two kinds of evidence.
 //
-// 1. Its share of the CPU (warning): a busy-polling MPI rank (Open MPI waits by polling) runs
+// 1. Its share of the CPU (`straggler`; information until its rates hold, docs/doctor.md): a busy-polling MPI rank (Open MPI waits by polling) runs
 // whenever the scheduler lets it, so its CPU seconds / wall seconds over the timed loops is the
 // share of the time it could run. A rank under a CPU limit, or on a core that other work takes,
 // gets less than the others, and the others wait for it wherever they need its data (inside the
@@ -11,7 +11,8 @@
 // same rank is starved in more than half of the cases that measured the shares, and in at least
 // kStragglerMinCases of them (cases are separate stretches of time: one burst is not a rank).
 //
-// 2. Its arrivals (information): one rank that arrives last at the collectives far more often
+// 2. Its arrivals alone (`straggler-arrivals`, information; the evidence of `straggler` too when
+// both hold): one rank that arrives last at the collectives far more often
 // than chance, by a lag that matters. Judged on the tail iterations (lag above the case's 90th percentile of
 // lags, measure/last_arrival): in a healthy job the last rank of those is any rank, 1 in n; a
 // straggler takes most of them.

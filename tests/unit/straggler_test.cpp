@@ -103,9 +103,9 @@ TEST(Stragglers, APlantedStragglerIsNamedWithItsHost) {
     const auto findings = find_stragglers(synthetic_job(rng, 4, 2, 0.05, 60), hosts);
     ASSERT_LE(findings.size(), 1u);
     if (findings.empty()) continue;
-    EXPECT_EQ(findings[0].id, "straggler");
+    EXPECT_EQ(findings[0].id, "straggler-arrivals");
     EXPECT_EQ(findings[0].subject, "rank 2 (host n3)");
-    EXPECT_EQ(findings[0].severity, Severity::Info);  // until the emulated-cluster rates hold (docs/doctor.md)
+    EXPECT_EQ(findings[0].severity, Severity::Info);
     EXPECT_NE(findings[0].evidence.find("binomial p"), std::string::npos);
     ++found;
   }
@@ -170,7 +170,8 @@ TEST(ArrivalsJson, RoundTripsAndRejectsWhatCannotBe) {
 }
 
 // Deterministic measured cases of 4 ranks: rank 3 comes in 400 us late at every 10th iteration
-// (a planted straggler) or never (healthy); the others' order rotates.
+// and runs 20% of the time against about 40% (a planted straggler) or neither (healthy); the
+// others' order rotates.
 std::vector<CaseResult> deterministic_cases(bool straggler) {
   std::vector<CaseResult> out;
   for (std::uint64_t bytes : {1024u, 8192u, 65536u}) {
@@ -188,6 +189,8 @@ std::vector<CaseResult> deterministic_cases(bool straggler) {
       }
     }
     run.iterations = run.samples.size();
+    run.cpu_s = {0.04, 0.041, 0.039, straggler ? 0.02 : 0.04};
+    run.wall_s.assign(4, 0.1);
     out.push_back(measured_case(c, "default", 4, run, 0));
   }
   return out;
@@ -269,7 +272,7 @@ TEST(Stragglers, HealthySharesNameNoOneInManyTrials) {
   EXPECT_LE(named, 2) << "false stragglers in 2000 healthy jobs (the target: under 1 in 1000)";
 }
 
-TEST(Stragglers, ARankStarvedOfTheCpuIsNamedAsAWarning) {
+TEST(Stragglers, ARankStarvedOfTheCpuIsNamed) {
   // Rank 2 under a 20% CPU limit while the others get 38% (measured: 14-23% against 28-46%).
   std::mt19937_64 rng(19);
   const std::vector<std::string> hosts{"n1", "n2", "n3", "n4"};
@@ -278,8 +281,9 @@ TEST(Stragglers, ARankStarvedOfTheCpuIsNamedAsAWarning) {
     const auto findings = find_stragglers(shares_job(rng, 4, 5, 2, 0.20, [](int) { return true; }), hosts);
     ASSERT_LE(findings.size(), 1u);
     if (findings.empty()) continue;
+    EXPECT_EQ(findings[0].id, "straggler");
     EXPECT_EQ(findings[0].subject, "rank 2 (host n3)");
-    EXPECT_EQ(findings[0].severity, Severity::Warning);
+    EXPECT_EQ(findings[0].severity, Severity::Info);  // until the emulated-cluster rates hold (docs/doctor.md)
     EXPECT_NE(findings[0].evidence.find("on the CPU for"), std::string::npos) << findings[0].evidence;
     ++found;
   }
