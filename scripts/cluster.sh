@@ -258,8 +258,11 @@ case "${command[0]}" in
   mpirun) read -r -a expanded <<< "$mpirun_line"; command=("${expanded[@]}" "${command[@]:1}") ;;
   srun) command=(srun --mpi=pmix "${command[@]:1}") ;;
 esac
-# In the background, so that a signal to this script runs the clean-up at once.
-timeout --kill-after=10 "$timeout_s" "${on_node1[@]}" "${command[@]}" &
+# In the background, so that a signal to this script runs the clean-up at once. In a session of
+# its own, like the daemons that mpirun starts on the other nodes (orted --daemonize): the
+# scheduler's autogroups then treat every node's ranks alike (in this script's session, n1's
+# ranks would share one CPU share with everything else started from the caller's terminal).
+timeout --kill-after=10 "$timeout_s" setsid "${on_node1[@]}" "${command[@]}" &
 pids+=($!)
 status=0
 wait "${pids[-1]}" || status=$?

@@ -1,5 +1,6 @@
 #include "measure/sampler.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 
@@ -44,7 +45,30 @@ void add_inside(SampleRun& run, const BatchTimes& batch, bool first) {
   run.inside_s.insert(run.inside_s.end(), batch.inside_s.begin(), batch.inside_s.end());
 }
 
+// The CPU and wall seconds are kept only while every batch has one of each per rank, for the
+// same ranks: dropped for good otherwise.
+void add_cpu(SampleRun& run, const BatchTimes& batch, bool first) {
+  const std::size_t n = batch.rank_cpu_s.size();
+  const bool whole = n >= 2 && batch.rank_wall_s.size() == n;
+  if (!whole || (!first && run.cpu_s.size() != n)) {
+    run.cpu_s.clear();
+    run.wall_s.clear();
+    return;
+  }
+  if (first) run.cpu_s.assign(n, 0.0), run.wall_s.assign(n, 0.0);
+  for (std::size_t r = 0; r < n; ++r) run.cpu_s[r] += batch.rank_cpu_s[r], run.wall_s[r] += batch.rank_wall_s[r];
+}
+
 }  // namespace
+
+std::vector<double> SampleRun::cpu_share() const {
+  std::vector<double> share;
+  for (std::size_t r = 0; r < cpu_s.size(); ++r) {
+    if (!(wall_s[r] > 0)) return {};
+    share.push_back(std::clamp(cpu_s[r] / wall_s[r], 0.0, 1.0));
+  }
+  return share;
+}
 
 std::optional<double> SampleRun::loop_seconds_per_iteration() const {
   if (!loop_seconds || iterations == 0) return std::nullopt;
@@ -60,6 +84,7 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
   }
   add_loop_seconds(run, batch, run.iterations == 0);
   add_inside(run, batch, run.iterations == 0);
+  add_cpu(run, batch, run.iterations == 0);
   run.samples.insert(run.samples.end(), batch.samples.begin(), batch.samples.end());
   run.iterations += iterations;
   run.seconds += seconds;

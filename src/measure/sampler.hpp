@@ -23,6 +23,10 @@ struct BatchTimes {
   // iteration-major (inside_s[i * ranks + r]), for the last arrivals. Only the first rank gets
   // them; empty elsewhere.
   std::vector<double> inside_s;
+  // Where the backend measures it: each rank's CPU seconds (its calling thread's) and wall seconds
+  // over the batch's timed loop (index = rank), for its share of the CPU. Only the first rank
+  // gets them; empty elsewhere.
+  std::vector<double> rank_cpu_s{}, rank_wall_s{};
 };
 
 class BatchTimer {
@@ -48,10 +52,16 @@ struct SampleRun {
   // Every rank's seconds inside each sample's iteration, while every timed batch had them (else
   // empty), at most kMaxInsideValues of them.
   std::vector<double> inside_s;
+  // Each rank's CPU and wall seconds summed over the timed loops, while every timed batch had
+  // them (else empty).
+  std::vector<double> cpu_s, wall_s;
 
   Sampled sampled() const { return Sampled{samples, unit, iterations, seconds}; }
   // nccl-tests' figure: the timed loops' rank-mean seconds / the iterations they ran.
   std::optional<double> loop_seconds_per_iteration() const;
+  // Each rank's share of the CPU over the timed loops: its CPU seconds / its wall seconds (a
+  // busy-polling MPI rank runs whenever the scheduler lets it); empty when not measured.
+  std::vector<double> cpu_share() const;
 };
 
 // Adds one timed batch of `iterations` to the run. Throws BackendError when the batch does not

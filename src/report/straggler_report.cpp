@@ -11,7 +11,7 @@ std::vector<CaseArrivals> arrivals_of(const std::vector<CaseResult>& cases) {
   for (const auto& c : cases)
     if (c.measured() && c.arrivals)
       out.push_back(CaseArrivals{std::string(name_of(c.spec.collective)) + " " + std::to_string(c.spec.bytes) + " B",
-                                 c.time_us.median, *c.arrivals});
+                                 c.time_us.median, *c.arrivals, c.cpu_share});
   return out;
 }
 

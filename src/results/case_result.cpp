@@ -80,6 +80,7 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
     r.arrival_samples = last_arrivals(run.inside_s, nranks);
     r.arrivals = tally_arrivals(r.arrival_samples, nranks);
   }
+  if (const std::vector<double> share = run.cpu_share(); share.size() == static_cast<std::size_t>(nranks)) r.cpu_share = share;
   return r;
 }
 

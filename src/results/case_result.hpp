@@ -68,6 +68,9 @@ struct CaseResult {
   // iterations behind it (kept in memory for pooling runs, never written).
   std::optional<ArrivalTally> arrivals;
   std::vector<LastArrival> arrival_samples;
+  // Each rank's share of the CPU over the timed loops (MPI host backend, rank 0; index = rank),
+  // for the straggler finding; empty when not measured. In memory only (the mean over pooled runs).
+  std::vector<double> cpu_share;
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };

@@ -44,6 +44,18 @@ void pool_arrivals(const std::vector<CaseResult>& runs, CaseResult& out) {
   if (out.arrival_samples.size() == out.time_us.count) out.arrivals = tally_arrivals(out.arrival_samples, out.nranks);
 }
 
+// The pooled CPU shares are the mean over the runs, while every run has them for the same ranks.
+void pool_cpu_share(const std::vector<CaseResult>& runs, CaseResult& out) {
+  out.cpu_share.assign(runs.front().cpu_share.size(), 0.0);
+  for (const auto& r : runs) {
+    if (r.cpu_share.size() != out.cpu_share.size()) {
+      out.cpu_share.clear();
+      return;
+    }
+    for (std::size_t i = 0; i < r.cpu_share.size(); ++i) out.cpu_share[i] += r.cpu_share[i] / static_cast<double>(runs.size());
+  }
+}
+
 }  // namespace
 
 CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_runs) {
@@ -67,6 +79,7 @@ CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_ru
   }
   out.pipelined_us = mean_of(pipelined);
   pool_arrivals(runs, out);
+  pool_cpu_share(runs, out);
   out.algbw_gbps = algorithm_bandwidth_gbps(out.spec.bytes, out.time_us.median * 1e-6);
   out.busbw_gbps = bus_bandwidth_gbps(out.spec.collective, out.spec.bytes, out.time_us.median * 1e-6, out.nranks);
   if (out.run_nccl_tests_us.size() == runs.size())

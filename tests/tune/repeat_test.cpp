@@ -55,6 +55,18 @@ TEST(Repeat, PoolingKeepsEveryRunsMedianAndPoolsTheSamples) {
   EXPECT_GT(pooled.busbw_gbps, 0);
 }
 
+TEST(Repeat, PoolingAveragesEachRanksCpuShareWhileEveryRunHasThem) {
+  CaseResult a = run_of(1), b = run_of(1);
+  a.cpu_share = {0.4, 0.2};
+  b.cpu_share = {0.2, 0.1};
+  const CaseResult pooled = pool_runs({a, b}, 2);
+  ASSERT_EQ(pooled.cpu_share.size(), 2u);
+  EXPECT_NEAR(pooled.cpu_share[0], 0.3, 1e-12);
+  EXPECT_NEAR(pooled.cpu_share[1], 0.15, 1e-12);
+  b.cpu_share.clear();
+  EXPECT_TRUE(pool_runs({a, b}, 2).cpu_share.empty());
+}
+
 TEST(Repeat, AFailedRunDecidesTheCase) {
   CaseResult bad = failed_case(run_of(1).spec, "default", 4, CaseStatus::Failed, "MPI_ERR_OTHER");
   const CaseResult pooled = pool_runs({run_of(1), bad, run_of(1)}, 3);

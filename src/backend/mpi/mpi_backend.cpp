@@ -1,6 +1,7 @@
 #include "backend/mpi/mpi_backend.hpp"
 
 #include <climits>
+#include <ctime>
 #include <numeric>
 
 #include "backend/mpi/host_collective.hpp"
@@ -20,20 +21,37 @@ class MpiBatchTimer : public BatchTimer {
 
   BatchTimes time_batch(std::size_t iterations) override {
     std::vector<double> inside;
-    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside);
-    std::vector<double> all_inside = paced_ ? std::vector<double>{} : gather_inside(inside);
+    LoopClock loop;
+    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
+    BatchTimes out{{}, std::nullopt, paced_ ? std::vector<double>{} : gather_inside(inside), {}, {}};
+    if (!paced_) gather_cpu(loop, out);
     MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
-    return BatchTimes{std::move(durations), std::nullopt, std::move(all_inside)};
+    out.samples = std::move(durations);
+    return out;
   }
 
  private:
+  // This rank's CPU seconds (the calling thread's) and wall seconds over a timed loop.
+  struct LoopClock {
+    double cpu_s = 0, wall_s = 0;
+  };
+
+  static double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  }
+
   // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
-  // `inside` gets each iteration's seconds inside the call, for the last arrival.
-  std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside) {
+  // `inside` gets each iteration's seconds inside the call, for the last arrival; `loop` the
+  // loop's CPU and wall seconds (read outside the iterations), for this rank's share of the CPU.
+  std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside, LoopClock& loop) {
     std::vector<double> durations(iterations);
     inside.assign(iterations, 0.0);
     MPI_Barrier(control_);
+    const double cpu_start = thread_cpu_seconds();
     double previous = MPI_Wtime();
+    const double start = previous;
     for (std::size_t i = 0; i < iterations; ++i) {
       const double entered = MPI_Wtime();
       collective_.run();
@@ -42,7 +60,23 @@ class MpiBatchTimer : public BatchTimer {
       inside[i] = now - entered;
       previous = now;
     }
+    loop = LoopClock{thread_cpu_seconds() - cpu_start, previous - start};
     return durations;
+  }
+
+  // Rank 0 gets every rank's loop CPU and wall seconds (index = rank); the others get nothing.
+  void gather_cpu(const LoopClock& loop, BatchTimes& out) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(control_, &rank);
+    MPI_Comm_size(control_, &size);
+    if (size < 2) return;
+    const double mine[2] = {loop.cpu_s, loop.wall_s};
+    std::vector<double> all(rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, control_);
+    for (std::size_t r = 0; 2 * r < all.size(); ++r) {
+      out.rank_cpu_s.push_back(all[2 * r]);
+      out.rank_wall_s.push_back(all[2 * r + 1]);
+    }
   }
 
   // Rank 0 gets every rank's time inside each iteration, iteration-major, for the last arrivals;
