@@ -2,23 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "core/errors.hpp"
+#include "core/text_format.hpp"
 #include "plan/duration.hpp"
 #include "plan/sizes.hpp"
 
 namespace commtune {
 namespace {
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
+std::string number(double value) { return printf_string("%g", value); }
 
 std::string fraction(double f) { return "1/" + number(std::round(1 / f)); }
 
@@ -31,12 +27,12 @@ struct Cut {
 
 // Racing opens each setting once per round: where that costs more than the sampling it saves
 // (NCCL's worker starts, few sizes), measuring everything once is cheaper.
-std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, const std::vector<Setting>& settings,
+// `raced`: the expected seconds of `o` as it is.
+std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, double raced, const std::vector<Setting>& settings,
                                            const PlanLimits& limits, const CostModel& model) {
   if (!o.race.enabled) return std::nullopt;
   Cut cut{o, ""};
   cut.options.race.enabled = false;
-  const double raced = plan_cost(make_plan(o, settings, limits), model).expected_s;
   const double exhaustive = plan_cost(make_plan(cut.options, settings, limits), model).expected_s;
   if (exhaustive >= raced) return std::nullopt;
   cut.what = "racing off: measuring the survivors again each round (opening their settings, " +
@@ -95,22 +91,19 @@ BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>&
   BudgetFit fit{make_plan(options, settings, limits), {}, {}};
   fit.estimate = plan_cost(fit.plan, model);
   SweepOptions current = options;
-  if (fit.estimate.expected_s > budget_s) {
-    if (const std::optional<Cut> cut = race_only_where_it_pays(current, settings, limits, model)) {
-      current = cut->options;
-      fit.plan = make_plan(current, settings, limits);
-      fit.estimate = plan_cost(fit.plan, model);
-      fit.cuts.push_back(cut->what);
-    }
-  }
+  const auto apply = [&](const Cut& cut) {
+    current = cut.options;
+    fit.plan = make_plan(current, settings, limits);
+    fit.estimate = plan_cost(fit.plan, model);
+    fit.cuts.push_back(cut.what);
+  };
+  if (fit.estimate.expected_s > budget_s)
+    if (const auto cut = race_only_where_it_pays(current, fit.estimate.expected_s, settings, limits, model)) apply(*cut);
   for (CutStep step : {&race_harder, &shorter_cases, &fewer_sizes}) {
     while (fit.estimate.expected_s > budget_s) {
       const std::optional<Cut> cut = step(current);
       if (!cut) break;
-      current = cut->options;
-      fit.plan = make_plan(current, settings, limits);
-      fit.estimate = plan_cost(fit.plan, model);
-      fit.cuts.push_back(cut->what);
+      apply(*cut);
     }
   }
   if (fit.estimate.expected_s > budget_s)

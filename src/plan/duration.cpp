@@ -4,10 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
+#include "core/text_format.hpp"
 
 namespace commtune {
 namespace {
@@ -68,14 +68,9 @@ double parse_duration(std::string_view text) {
 
 std::string format_duration(double seconds) {
   const long long whole = std::llround(std::max(0.0, seconds));
-  char text[48];
-  if (whole < 60)
-    std::snprintf(text, sizeof text, "%llds", whole);
-  else if (whole < 3600)
-    std::snprintf(text, sizeof text, "%lldm%02llds", whole / 60, whole % 60);
-  else
-    std::snprintf(text, sizeof text, "%lldh%02lldm", whole / 3600, (whole % 3600) / 60);
-  return text;
+  if (whole < 60) return printf_string("%llds", whole);
+  if (whole < 3600) return printf_string("%lldm%02llds", whole / 60, whole % 60);
+  return printf_string("%lldh%02lldm", whole / 3600, (whole % 3600) / 60);
 }
 
 }  // namespace commtune

@@ -6,13 +6,17 @@
 #include "plan/sizes.hpp"
 
 namespace commtune {
+namespace {
 
+// The progress line's budget part: "budget 15m: 9m20s left" or "budget 15m: ~1m10s over".
 std::string budget_progress(double budget_s, double elapsed_s, double remaining_s) {
   const std::string head = "budget " + format_duration(budget_s) + ": ";
   const double over = elapsed_s + remaining_s - budget_s;
   if (over > 0) return head + "~" + format_duration(over) + " over";
   return head + format_duration(budget_s - elapsed_s) + " left";
 }
+
+}  // namespace
 
 void ProgressReporter::begin(const RunHeader& header) {
   total_ = header.plan.cases.size() * header.runs;

@@ -34,7 +34,4 @@ class ProgressReporter : public ResultSink {
   std::optional<double> budget_s_;
 };
 
-// The progress line's budget part: "budget 15m: 9m20s left" or "budget 15m: ~1m10s over".
-std::string budget_progress(double budget_s, double elapsed_s, double remaining_s);
-
 }  // namespace commtune

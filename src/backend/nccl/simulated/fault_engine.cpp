@@ -35,13 +35,7 @@ class FaultEngine : public WorkerEngine {
   }
 
   void prepare(const CaseRequest& request) override {
-    if (mode_ == FaultMode::CrashCase) crash();
-    if (mode_ == FaultMode::ExitEarly) _exit(0);
-    if (mode_ == FaultMode::Garbage) write_all(channel_, "\x01 this is not the protocol {{{\n");
-    if (mode_ == FaultMode::ErrorCase && !fired_) {
-      fired_ = true;
-      throw BackendError("simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
-    }
+    case_faults();
     inner_->prepare(request);
   }
 
@@ -55,6 +49,15 @@ class FaultEngine : public WorkerEngine {
   // The pairwise map has no case: its round is where a case's faults fire.
   PairSamples pairwise(const PairwiseRequest& request) override {
     if (mode_ == FaultMode::HangCase) hang_forever();
+    case_faults();
+    return inner_->pairwise(request);
+  }
+
+  void finish() override { inner_->finish(); }
+
+ private:
+  // The faults that fire where a case starts (its prepare step, or a pairwise round).
+  void case_faults() {
     if (mode_ == FaultMode::CrashCase) crash();
     if (mode_ == FaultMode::ExitEarly) _exit(0);
     if (mode_ == FaultMode::Garbage) write_all(channel_, "\x01 this is not the protocol {{{\n");
@@ -62,12 +65,8 @@ class FaultEngine : public WorkerEngine {
       fired_ = true;
       throw BackendError("simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
     }
-    return inner_->pairwise(request);
   }
 
-  void finish() override { inner_->finish(); }
-
- private:
   std::unique_ptr<WorkerEngine> inner_;
   FaultMode mode_;
   int channel_;
