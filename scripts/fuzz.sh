@@ -10,7 +10,7 @@ build_dir=${COMMTUNE_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${COMMTUNE_FUZZ_SECONDS:-30}
 jobs=${COMMTUNE_JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCOMMTUNE_BUILD_FUZZERS=ON \
-  -DCOMMTUNE_BUILD_TESTS=OFF -DCOMMTUNE_WITH_NCCL=OFF > /dev/null
+  -DCOMMTUNE_BUILD_TESTS=OFF -DCOMMTUNE_WITH_NCCL=OFF -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 > /dev/null
 cmake --build "$build_dir" -j "$jobs" --target commtune_fuzzers
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -12,12 +12,14 @@
 
 namespace commtune {
 
-// A setting in force. Destroying it releases what the setting held (communicator, worker).
+// A setting in force. Destroying it releases what the setting held (communicator, worker). A
+// session may serve several plans in turn (racing keeps it open across rounds), so each case
+// comes with the options it is measured under (the stopping rule, the data check).
 class SettingSession {
  public:
   virtual ~SettingSession() = default;
   // Measures one case on every rank; throws BackendError when the case fails on this rank.
-  virtual CaseResult run_case(const Case& c, const Setting& setting) = 0;
+  virtual CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) = 0;
 };
 
 class Backend {

@@ -30,6 +30,12 @@ inline std::string describe_json(const nlohmann::json& value) {
 
 inline std::string member_path(const std::string& where, const std::string& key) { return where + "." + excerpt(key); }
 
+// `v` itself when it is a list; otherwise the InputError naming `path`.
+inline const nlohmann::json& list_at(const nlohmann::json& v, const std::string& path) {
+  if (!v.is_array()) bad_value(path, "a list", v);
+  return v;
+}
+
 inline const nlohmann::json& required_field(const nlohmann::json& j, const char* key, const std::string& where) {
   if (!j.is_object()) bad_value(where, "an object", j);
   const auto it = j.find(key);

@@ -25,8 +25,9 @@ struct Cut {
   std::string what;
 };
 
-// Racing opens each setting once per round: where that costs more than the sampling it saves
-// (NCCL's worker starts, few sizes), measuring everything once is cheaper.
+// Racing measures the survivors again each round, reopening the settings it cannot keep open:
+// where that costs more than the sampling it saves (NCCL's worker starts, few sizes), measuring
+// everything once is cheaper.
 // `raced`: the expected seconds of `o` as it is.
 std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, double raced, const std::vector<Setting>& settings,
                                            const PlanLimits& limits, const CostModel& model) {
@@ -35,8 +36,12 @@ std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, double raced, 
   cut.options.race.enabled = false;
   const double exhaustive = plan_cost(make_plan(cut.options, settings, limits), model).expected_s;
   if (exhaustive >= raced) return std::nullopt;
-  cut.what = "racing off: measuring the survivors again each round (opening their settings, " +
-             number(model.setting_start_s) + " s each, and each case's overhead) costs more than it saves (about " +
+  const std::string reopening = settings.size() > model.sessions_kept
+                                    ? "reopening the settings beyond the " + std::to_string(model.sessions_kept) + " kept open, " +
+                                          number(model.setting_start_s) + " s each, and "
+                                    : "";
+  cut.what = "racing off: measuring the survivors again each round (" + reopening +
+             "each case's overhead) costs more than it saves (about " +
              format_duration(exhaustive) + " measured once, " + format_duration(raced) + " raced)";
   return cut;
 }

@@ -44,7 +44,8 @@ CostRange exhaustive_cost(const Plan& plan, const CostModel& model) {
 }
 
 // Round `round` of a race: each case at a contested size, weighted by how many of its size's
-// settings still race (expected) or all of them (most); the settings opened in the round.
+// settings still race (expected) or all of them (most), its data checked in round 0 only; the
+// settings opened in the round (all in round 0, then those beyond what the backend keeps open).
 CostRange round_cost(const Plan& plan, const CostModel& model, std::size_t round,
                      const std::map<SizeKeyOf, std::set<std::size_t>>& per_size) {
   const StoppingRule rule = round_rule(plan.options.stopping, plan.options.race, round);
@@ -55,15 +56,19 @@ CostRange round_cost(const Plan& plan, const CostModel& model, std::size_t round
     const std::size_t settings = per_size.at({c.collective, c.bytes}).size();
     const bool alone = settings == 1;
     if (alone && round > 0) continue;
-    const CostRange one = case_cost(model, alone ? plan.options.stopping : rule, c, plan.options.check);
+    const CostRange one = case_cost(model, alone ? plan.options.stopping : rule, c, plan.options.check && round == 0);
     const double share = alone || round == 0 ? 1.0 : expected_survivors(settings, round) / static_cast<double>(settings);
     total += CostRange{one.expected_s * share, one.most_s};
     expected_open = std::max(expected_open, share);
     any_open = true;
   }
   if (!any_open) return total;
-  const double starts = static_cast<double>(plan.settings.size()) * model.setting_start_s;
-  total += CostRange{starts * std::max(expected_open, round == 0 ? 1.0 : 0.0), starts};
+  // Round 0 opens every setting; later rounds reopen only those the session cache could not keep.
+  const double settings = static_cast<double>(plan.settings.size());
+  const double kept = static_cast<double>(model.sessions_kept);
+  const double expected_opens = round == 0 ? settings : std::max(0.0, settings * expected_open - kept);
+  const double most_opens = round == 0 ? settings : std::max(0.0, settings - kept);
+  total += CostRange{expected_opens * model.setting_start_s, most_opens * model.setting_start_s};
   return total;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // What a plan costs in wall time, before it runs (--budget, the progress line's ETA). A rough
 // latency-bandwidth model of one iteration, the stopping rule's bounds on sampling, and the
-// fixed costs a backend has: opening a setting (on NCCL a worker start and a communicator init
-// per setting and racing round: seconds) and each case's own overhead (buffers, the data check,
+// fixed costs a backend has: opening a setting (on NCCL a worker start and a communicator init:
+// seconds; racing keeps up to sessions_kept settings open across its rounds and reopens the
+// rest each round) and each case's own overhead (buffers, the data check,
 // the ranks' agreement). The backend supplies the constants (Backend::cost_model); the estimate
 // is a range: `expected` (cases stop on their noise target soon after the least samples and
 // time; racing drops half the settings of a size each round) and `most` (every case runs to its
@@ -23,6 +24,10 @@ struct CostModel {
   // Wall seconds per sampled second of a rooted collective (broadcast): the MPI host backend
   // times each broadcast sample as a group of calls after a barrier, divided by the group.
   double rooted_factor = 1;
+  // Settings that may stay open at once: racing keeps each open across its rounds, up to this
+  // many (an MPI communicator costs little; an NCCL setting holds workers, a communicator and
+  // GPU buffers), and reopens the rest each round.
+  std::size_t sessions_kept = 1;
 };
 
 struct CostRange {

@@ -20,11 +20,6 @@ std::string verdict_at(const json& c, const std::string& where) {
   bad_value(member_path(where, "verdict"), "FASTER, SLOWER, SAME or AMBIGUOUS", c["verdict"]);
 }
 
-const json& list_at(const json& v, const std::string& path) {
-  if (!v.is_array()) bad_value(path, "a list", v);
-  return v;
-}
-
 void read_interval(const json& c, const std::string& where, ComparedCase& out) {
   const auto it = c.find("change_interval");
   if (it == c.end()) return;

@@ -9,11 +9,6 @@ using nlohmann::json;
 
 constexpr double kMaxGbps = 1e6, kMaxLatencyUs = 1e9;
 
-const json& list_at(const json& v, const std::string& path) {
-  if (!v.is_array()) bad_value(path, "a list", v);
-  return v;
-}
-
 Severity severity_at(const json& f, const std::string& where) {
   const std::string text = field_as<std::string>(f, "severity", where);
   for (const Severity s : {Severity::Info, Severity::Warning, Severity::Critical})

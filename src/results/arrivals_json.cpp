@@ -12,7 +12,7 @@ using nlohmann::json;
 namespace {
 
 constexpr double kMaxLagUs = 1e10;  // as a case's time: anything above is damage
-constexpr double kSlack = 1e-9;     // relative: the writer's own rounding
+constexpr double kArrivalsSlack = 1e-9;     // relative: the writer's own rounding
 
 const json& per_rank_list(const json& j, const char* key, const std::string& where, int nranks) {
   const json& list = required_field(j, key, where);
@@ -49,7 +49,7 @@ void check_consistent(const ArrivalTally& t, const std::string& where, std::size
     if (t.tail_last[r] > t.last[r])
       throw InputError(member_path(where, "tail_last") + at + ": more tail iterations than the rank's last arrivals");
     const double lag = t.tail_median_lag_us[r];
-    const bool fits = t.tail_last[r] == 0 ? lag == 0 : lag >= t.tail_lag_us * (1 - kSlack);
+    const bool fits = t.tail_last[r] == 0 ? lag == 0 : lag >= t.tail_lag_us * (1 - kArrivalsSlack);
     if (!fits)
       throw InputError(member_path(where, "tail_median_lag_us") + at +
                        (t.tail_last[r] == 0 ? ": must be 0 for a rank with no tail iteration" : ": below tail_lag_us"));

@@ -9,14 +9,14 @@
 namespace commtune {
 namespace {
 
-using CaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, int>;
+using LaunchCaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, int>;
 
-CaseKey key_of(const CaseResult& r) {
+LaunchCaseKey key_of(const CaseResult& r) {
   return {r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement, r.nranks};
 }
 
-std::map<CaseKey, const CaseResult*> index_of(const ResultsDocument& d) {
-  std::map<CaseKey, const CaseResult*> out;
+std::map<LaunchCaseKey, const CaseResult*> index_of(const ResultsDocument& d) {
+  std::map<LaunchCaseKey, const CaseResult*> out;
   for (const CaseResult& r : d.cases) out[key_of(r)] = &r;
   return out;
 }
@@ -67,7 +67,7 @@ ResultsDocument merge_launches(const std::vector<ResultsDocument>& documents, co
   for (std::size_t i = 1; i < documents.size(); ++i) check_same_plan(documents[0], origins[0], documents[i], origins[i]);
   ResultsDocument out = documents[0];
   out.complete = std::all_of(documents.begin(), documents.end(), [](const ResultsDocument& d) { return d.complete; });
-  std::vector<std::map<CaseKey, const CaseResult*>> indexes;
+  std::vector<std::map<LaunchCaseKey, const CaseResult*>> indexes;
   for (const ResultsDocument& d : documents) indexes.push_back(index_of(d));
   for (CaseResult& r : out.cases) {
     std::vector<const CaseResult*> launches;

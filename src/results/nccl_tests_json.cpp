@@ -16,8 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxTimeUs = 1e10;
-constexpr std::int64_t kMaxCount = 1 << 24;
+constexpr double kMaxNcclTestsTimeUs = 1e10;
+constexpr std::int64_t kMaxNcclTestsCount = 1 << 24;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
 
 struct Program {
@@ -51,8 +51,8 @@ Layout layout_at(const json& document, const std::string& origin) {
   const std::string where = origin + ": config";
   const json& config = required_field(document, "config", origin);
   if (!config.is_object()) bad_value(where, "an object", config);
-  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"), 1, kMaxCount);
-  const auto gpus = integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxCount);
+  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"), 1, kMaxNcclTestsCount);
+  const auto gpus = integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxNcclTestsCount);
   const json& devices = required_field(config, "devices", where);
   const std::string at = member_path(where, "devices");
   if (!devices.is_array() || devices.empty()) bad_value(at, "a list of one device per process", devices);
@@ -64,7 +64,7 @@ Layout layout_at(const json& document, const std::string& origin) {
     gpu_models.push_back(field_as<std::string>(devices[i], "device_info", item));
   }
   const std::int64_t nranks = static_cast<std::int64_t>(devices.size()) * threads * gpus;
-  if (nranks > kMaxCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
+  if (nranks > kMaxNcclTestsCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
   Layout out;
   out.nranks = static_cast<int>(nranks);
   // As in commtune's provenance, layout counts processes; the cases carry the communicator's ranks.
@@ -146,7 +146,7 @@ CaseResult half_at(const json& half, const std::string& where, const Case& spec,
   r.spec = spec;
   r.setting = kDefaultSettingName;
   r.nranks = nranks;
-  const std::optional<double> time = figure_at(half, "time", where, 1e-6, kMaxTimeUs);
+  const std::optional<double> time = figure_at(half, "time", where, 1e-6, kMaxNcclTestsTimeUs);
   const std::optional<double> algbw = figure_at(half, "alg_bw", where, 0, 1e12);
   const std::optional<double> busbw = figure_at(half, "bus_bw", where, 0, 1e12);
   const json& nwrong = required_field(half, "nwrong", where);
@@ -176,11 +176,11 @@ void read_iterations(const json& row, const char* key, const std::string& where,
   if (!times.is_array() || times.empty()) bad_value(member_path(at, "times_us"), "a list of times in microseconds", times);
   std::vector<double> samples;
   for (std::size_t i = 0; i < times.size(); ++i)
-    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6, kMaxTimeUs));
+    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6, kMaxNcclTestsTimeUs));
   r.time_us = summarize(samples);
 }
 
-using CaseKey = std::tuple<std::uint64_t, DataType, ReduceOp, int, Placement>;
+using CycleKey = std::tuple<std::uint64_t, DataType, ReduceOp, int, Placement>;
 
 // The cycles of one case (-N) folded into its runs.
 CaseResult fold_cycles(const std::vector<CaseResult>& cycles) {
@@ -221,8 +221,8 @@ ResultsDocument nccl_tests_from_json(const json& document, const std::string& or
   doc.complete = true;
   const json& rows = required_field(document, "results", origin);
   if (!rows.is_array()) bad_value(origin + ": results", "a list of results", rows);
-  std::map<CaseKey, std::vector<CaseResult>> cycles;
-  std::vector<CaseKey> order;
+  std::map<CycleKey, std::vector<CaseResult>> cycles;
+  std::vector<CycleKey> order;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string where = origin + ": results[" + std::to_string(i) + "]";
     const Case spec = case_at(rows[i], where, collective, layout.nranks);
@@ -233,12 +233,12 @@ ResultsDocument nccl_tests_from_json(const json& document, const std::string& or
       half_spec.placement = placement;
       CaseResult r = half_at(rows[i][key], member_path(where, key), half_spec, layout.nranks);
       read_iterations(rows[i], iterations, where, r);
-      const CaseKey ck{spec.bytes, spec.dtype, spec.op, spec.root, placement};
+      const CycleKey ck{spec.bytes, spec.dtype, spec.op, spec.root, placement};
       if (!cycles.count(ck)) order.push_back(ck);
       cycles[ck].push_back(std::move(r));
     }
   }
-  for (const CaseKey& key : order) doc.cases.push_back(fold_cycles(cycles[key]));
+  for (const CycleKey& key : order) doc.cases.push_back(fold_cycles(cycles[key]));
   return doc;
 }
 

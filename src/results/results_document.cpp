@@ -19,7 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::int64_t kMaxCount = 1 << 24;  // ranks or hosts
+constexpr std::int64_t kMaxRanksOrHosts = 1 << 24;  // ranks or hosts
 
 // An object field of the document: its path is "ORIGIN: KEY".
 const json& object_field(const json& j, const char* key, const std::string& origin) {
@@ -45,7 +45,7 @@ void check_provenance(const json& p, const std::string& where) {
   const std::string at = member_path(where, "layout");
   if (!layout.is_object()) bad_value(at, "an object", layout);
   for (const char* key : {"nranks", "nhosts"})
-    if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxCount);
+    if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxRanksOrHosts);
 }
 
 // A case's efficiency is busbw / the run's ceiling: only with a ceiling, only on a measured case,
@@ -93,7 +93,7 @@ std::vector<Setting> settings_at(const json& document, const std::string& origin
   return settings;
 }
 
-using CaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
+using DocumentCaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
 
 // Cases must name a listed setting, agree on the rank count (the communicator's; provenance.layout
 // counts the supervising processes), and each be measured once.
@@ -110,7 +110,7 @@ class CaseChecks {
     if (r.nranks != nranks_)
       throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) + " ranks, but cases[0] had " +
                        std::to_string(nranks_));
-    const CaseKey key{r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement};
+    const DocumentCaseKey key{r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement};
     const auto [it, inserted] = seen_.emplace(key, index);
     if (!inserted) throw InputError(where + ": the same case as cases[" + std::to_string(it->second) + "]");
   }
@@ -118,7 +118,7 @@ class CaseChecks {
  private:
   std::set<std::string> names_;
   int nranks_ = 0;
-  std::map<CaseKey, std::size_t> seen_;
+  std::map<DocumentCaseKey, std::size_t> seen_;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "sweep/raced_sweep.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "plan/duration.hpp"
 #include "plan/race_schedule.hpp"
 #include "results/run_pool.hpp"
+#include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/race.hpp"
 #include "tune/tune_options.hpp"
@@ -137,12 +139,20 @@ class Race {
   bool uncontested(const Case& c) const { return contestants_.at(key_of(c)) == 1; }
 
   // The cases still racing; `alone`: those of the sizes with one setting, with the full sampling.
+  // Later rounds skip the data check (round 0 checked every case under the same setting) and
+  // visit the settings in the order opposite to the round before, so that the settings the
+  // session cache kept last (when it cannot keep them all) are the first ones used again.
   Plan round_plan(std::size_t round, bool alone) const {
     Plan plan = run_.plan;
     plan.cases.clear();
     for (const Case& c : run_.plan.cases)
       if (racing(c) && uncontested(c) == alone) plan.cases.push_back(c);
-    if (!alone) plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
+    if (alone) return plan;
+    plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
+    if (round > 0) plan.options.check = false;
+    if (round % 2 == 1)
+      std::stable_sort(plan.cases.begin(), plan.cases.end(),
+                       [](const Case& a, const Case& b) { return a.setting_index > b.setting_index; });
     return plan;
   }
 
@@ -239,7 +249,9 @@ std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t un
 
 }  // namespace
 
-RunSummary run_raced_sweep(const SweepRun& run, ResultSink& display, ResultSink& keep) {
+RunSummary run_raced_sweep(const SweepRun& given, ResultSink& display, ResultSink& keep) {
+  SessionCache sessions(given.backend.cost_model().sessions_kept);  // closed, on every rank alike, when the race ends
+  const SweepRun run = given.keeping_sessions(sessions);
   Race race(run, keep);
   try {
     for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {

@@ -10,6 +10,8 @@
 
 namespace commtune {
 
+class SessionCache;
+
 // --budget as the running sweep keeps it: racing starts no round it cannot finish in the time left,
 // and stops the one that runs past it (sweep/raced_sweep).
 struct SweepBudget {
@@ -28,13 +30,20 @@ struct SweepRun {
   ControlPlane& control;
   std::function<bool()> interrupted;  // this rank's local stop request
   std::optional<SweepBudget> budget = std::nullopt;
+  // Where the runner takes open settings from and gives them back (racing's rounds); null: each
+  // setting is opened for its cases and closed after them.
+  SessionCache* sessions = nullptr;
 
-  // The same sweep on another plan (the finalists' rounds).
-  SweepRun with_plan(const Plan& other) const { return SweepRun{other, backend, control, interrupted, budget}; }
+  // The same sweep on another plan (the finalists' rounds, racing's rounds).
+  SweepRun with_plan(const Plan& other) const { return SweepRun{other, backend, control, interrupted, budget, sessions}; }
   // The same sweep, stopping also when `stop` says so.
   SweepRun stopping_also(std::function<bool()> stop) const {
     auto first = interrupted;
-    return SweepRun{plan, backend, control, [first, stop] { return first() || stop(); }, budget};
+    return SweepRun{plan, backend, control, [first, stop] { return first() || stop(); }, budget, sessions};
+  }
+  // The same sweep, keeping its settings open in `cache` between plans.
+  SweepRun keeping_sessions(SessionCache& cache) const {
+    return SweepRun{plan, backend, control, interrupted, budget, &cache};
   }
 };
 

@@ -1,6 +1,7 @@
 #include "sweep/sweep_runner.hpp"
 
 #include "core/errors.hpp"
+#include "sweep/session_cache.hpp"
 
 namespace commtune {
 namespace {
@@ -30,9 +31,10 @@ void record(ResultSink& sink, RunSummary& summary, const CaseResult& result) {
   sink.case_finished(result);
 }
 
-std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, const Setting& setting,
-                                             std::optional<std::string>& failure) {
-  std::unique_ptr<SettingSession> session;
+std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, std::size_t index, std::optional<std::string>& failure) {
+  const Setting& setting = ctx.plan.settings[index];
+  std::unique_ptr<SettingSession> session = ctx.sessions ? ctx.sessions->take(index) : nullptr;
+  if (session) return session;  // kept open from an earlier plan (racing's rounds): every rank kept it
   std::optional<std::string> local;
   try {
     session = ctx.backend.open(setting, ctx.plan.options);
@@ -48,7 +50,7 @@ CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& 
   std::optional<std::string> local;
   CaseResult result;
   try {
-    result = session.run_case(c, setting);
+    result = session.run_case(c, setting, ctx.plan.options);
   } catch (const Error& e) {
     local = e.what();
   }
@@ -63,7 +65,8 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, 
   const std::vector<const Case*>& cases = segment.cases;
   sink.setting_started(setting);
   std::optional<std::string> failure;
-  std::unique_ptr<SettingSession> session = open_setting(ctx, setting, failure);
+  std::unique_ptr<SettingSession> session = open_setting(ctx, segment.setting_index, failure);
+  bool all_ok = true;
   for (const Case* c : cases) {
     if (ctx.control.any(ctx.interrupted())) return false;
     if (!session) {
@@ -71,8 +74,12 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, 
              failed_case(*c, setting.name, ctx.plan.nranks, CaseStatus::Failed, "setting not applied: " + *failure));
       continue;
     }
-    record(sink, summary, run_one(ctx, *session, setting, *c));
+    const CaseResult result = run_one(ctx, *session, setting, *c);
+    all_ok = all_ok && result.status == CaseStatus::Ok;
+    record(sink, summary, result);
   }
+  // Kept only when every rank's cases all measured ok: one that failed opens afresh next time.
+  if (ctx.sessions && session && !ctx.control.any(!all_ok)) ctx.sessions->give_back(segment.setting_index, std::move(session));
   return true;
 }
 

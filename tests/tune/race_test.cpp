@@ -104,22 +104,27 @@ class NoisyBackend : public Backend {
   NoisyBackend(std::map<std::string, double> speed, std::uint64_t seed) : speed_(std::move(speed)), rng_(seed) {}
   std::size_t samples_drawn = 0;
   std::size_t opened = 0;
+  std::size_t kept = 1;  // CostModel::sessions_kept
 
   std::string name() const override { return "mpi"; }
   PlanLimits limits() const override { return {4, 4, 0}; }
-  CostModel cost_model() const override { return {}; }
+  CostModel cost_model() const override {
+    CostModel model;
+    model.sessions_kept = kept;
+    return model;
+  }
   nlohmann::json provenance() const override { return {}; }
   void validate(const Setting&, const SweepOptions&) const override {}
-  std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions& o) override {
+  std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions&) override {
     ++opened;
-    return std::make_unique<Session>(*this, speed_.at(s.name), o.stopping.max_time_s);
+    return std::make_unique<Session>(*this, speed_.at(s.name));
   }
 
  private:
   struct Session : SettingSession {
-    Session(NoisyBackend& b, double speed, double seconds) : backend(b), speed(speed), seconds(seconds) {}
-    CaseResult run_case(const Case& c, const Setting& s) override {
-      const std::size_t n = std::max<std::size_t>(10, static_cast<std::size_t>(seconds * 1000));
+    Session(NoisyBackend& b, double speed) : backend(b), speed(speed) {}
+    CaseResult run_case(const Case& c, const Setting& s, const SweepOptions& o) override {
+      const std::size_t n = std::max<std::size_t>(10, static_cast<std::size_t>(o.stopping.max_time_s * 1000));
       backend.samples_drawn += n;
       std::lognormal_distribution<double> noise(0.0, 0.08);
       std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -129,7 +134,7 @@ class NoisyBackend : public Backend {
       return measured_case(c, s.name, 4, out, median_s, 0);
     }
     NoisyBackend& backend;
-    double speed, seconds;
+    double speed;
   };
   std::map<std::string, double> speed_;
   std::mt19937_64 rng_;
@@ -215,6 +220,33 @@ TEST(RacedSweep, RacingDrawsFarFewerSamplesThanMeasuringEverything) {
   std::cout << "samples: raced " << raced.samples << ", exhaustive " << full.samples << "\n";
   EXPECT_LT(raced.samples * 2, full.samples);
   for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i) EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner);
+}
+
+// Opens per setting of a raced sweep of `speed` whose backend keeps `kept` settings open.
+std::size_t opens_when_keeping(std::size_t kept) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"b", 1.0}, {"c", 1.0}, {"d", 1.0}};  // a race of 4 rounds
+  std::vector<std::string> names;
+  for (const auto& [n, s] : speed) names.push_back(n);
+  const Plan plan = race_plan(names, true);
+  NoisyBackend backend(speed, 3);
+  backend.kept = kept;
+  LocalControlPlane control;
+  std::vector<CaseResult> kept_cases;
+  CaseCollector keep(kept_cases);
+  ResultSink display;
+  EXPECT_TRUE(run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
+  EXPECT_EQ(kept_cases.size(), plan.cases.size());
+  return backend.opened;
+}
+
+TEST(RacedSweep, EachSettingStartsOnceWhenTheBackendKeepsThemOpen) {
+  EXPECT_EQ(opens_when_keeping(64), 4u);
+  // Keeping none, every round opens its survivors again; keeping one, rounds alternate their
+  // order, so the one kept last is the first used again and each later round saves a start.
+  const std::size_t none = opens_when_keeping(0), one = opens_when_keeping(1);
+  std::cout << "opens: keeping none " << none << ", one " << one << ", all 4\n";
+  EXPECT_GT(none, 4u);
+  EXPECT_LT(one, none);
 }
 
 TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {

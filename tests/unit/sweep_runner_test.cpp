@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/errors.hpp"
 #include "control/local_control_plane.hpp"
+#include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
 
 namespace commtune {
@@ -15,6 +17,7 @@ class ScriptedBackend : public Backend {
   std::set<std::string> refuse_settings;
   std::set<std::size_t> failing_cases;  // plan indices
   std::vector<std::string> opened;
+  std::vector<bool> checked;  // each case's options.check, as the session got it
 
   std::string name() const override { return "fake"; }
   PlanLimits limits() const override { return {2, 2, 0}; }
@@ -30,7 +33,8 @@ class ScriptedBackend : public Backend {
  private:
   struct Session : SettingSession {
     explicit Session(ScriptedBackend& b) : backend(b) {}
-    CaseResult run_case(const Case& c, const Setting& s) override {
+    CaseResult run_case(const Case& c, const Setting& s, const SweepOptions& o) override {
+      backend.checked.push_back(o.check);
       if (backend.failing_cases.count(c.index)) throw BackendError("collective call failed: injected");
       return measured_case(c, s.name, 2, {1e-6, 2e-6, 3e-6}, 2e-6, 0);
     }
@@ -87,6 +91,48 @@ TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
   EXPECT_NE(sink.results[1].reason.find("injected"), std::string::npos);
   EXPECT_EQ(sink.results[2].status, CaseStatus::Ok);
   EXPECT_EQ(summary.failed, 1u);
+}
+
+TEST(SweepRunner, AKeptSessionServesTheNextPlanWithItsOptionsAndAFailedOneOpensAfresh) {
+  const Plan plan = three_setting_plan();
+  Plan unchecked = plan;
+  unchecked.options.check = false;
+  ScriptedBackend backend;
+  backend.failing_cases = {1};  // the default setting's second case
+  LocalControlPlane control;
+  RecordingSink sink;
+  SessionCache cache(8);
+  const SweepRun run{plan, backend, control, [] { return false; }};
+  EXPECT_TRUE(run_sweep(run.keeping_sessions(cache), sink).complete);
+  EXPECT_TRUE(run_sweep(run.with_plan(unchecked).keeping_sessions(cache), sink).complete);
+  // "bad" and "good" were kept; "default", whose case failed, was not.
+  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good", "default"}));
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_TRUE(cache.holds(1) && cache.holds(2));
+  // The kept sessions measured the second plan under its own options.
+  ASSERT_EQ(backend.checked.size(), 18u);
+  EXPECT_EQ(std::count(backend.checked.begin(), backend.checked.begin() + 9, true), 9);
+  EXPECT_EQ(std::count(backend.checked.begin() + 9, backend.checked.end(), false), 9);
+}
+
+TEST(SweepRunner, TheSessionCacheClosesTheLeastRecentlyUsedBeyondItsCapacity) {
+  const Plan plan = three_setting_plan();
+  ScriptedBackend backend;
+  LocalControlPlane control;
+  RecordingSink sink;
+  SessionCache cache(1);
+  const SweepRun run{plan, backend, control, [] { return false; }};
+  run_sweep(run.keeping_sessions(cache), sink);
+  run_sweep(run.keeping_sessions(cache), sink);
+  // Only "good", the last, was open when the second plan began, and reopening "default" closed
+  // it: in the same order a cache of one saves nothing (racing alternates its rounds' order).
+  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good", "default", "bad", "good"}));
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_TRUE(cache.holds(2));
+  Plan reversed = plan;
+  std::reverse(reversed.cases.begin(), reversed.cases.end());
+  run_sweep(run.with_plan(reversed).keeping_sessions(cache), sink);
+  EXPECT_EQ(backend.opened.size(), 8u);  // "good" served again; "bad" and "default" reopened
 }
 
 TEST(SweepRunner, AnInterruptStopsCleanlyAfterTheCurrentCase) {

@@ -11,30 +11,30 @@
 namespace commtune {
 namespace {
 
-const std::vector<Collective> kAll{Collective::AllReduce, Collective::AllGather, Collective::Broadcast,
+const std::vector<Collective> kLayoutCollectives{Collective::AllReduce, Collective::AllGather, Collective::Broadcast,
                                    Collective::ReduceScatter};
 
-Setting with(std::map<std::string, std::string> knobs) { return Setting{"s", "", std::move(knobs), {}}; }
+Setting knobbed(std::map<std::string, std::string> knobs) { return Setting{"s", "", std::move(knobs), {}}; }
 
 TEST(CtaBounds, ALoneBoundGetsItsPartner) {
-  const CommConfig min_only = comm_config_of(with({{"NCCL_MIN_CTAS", "8"}}));
+  const CommConfig min_only = comm_config_of(knobbed({{"NCCL_MIN_CTAS", "8"}}));
   EXPECT_EQ(min_only.min_ctas, 8);
   EXPECT_EQ(min_only.max_ctas, kNcclMaxChannels);
-  const CommConfig max_only = comm_config_of(with({{"NCCL_MAX_CTAS", "4"}}));
+  const CommConfig max_only = comm_config_of(knobbed({{"NCCL_MAX_CTAS", "4"}}));
   EXPECT_EQ(max_only.min_ctas, 1);
   EXPECT_EQ(max_only.max_ctas, 4);
-  const CommConfig both = comm_config_of(with({{"NCCL_MIN_CTAS", "2"}, {"NCCL_MAX_CTAS", "16"}}));
+  const CommConfig both = comm_config_of(knobbed({{"NCCL_MIN_CTAS", "2"}, {"NCCL_MAX_CTAS", "16"}}));
   EXPECT_EQ(both.min_ctas, 2);
   EXPECT_EQ(both.max_ctas, 16);
-  EXPECT_FALSE(comm_config_of(with({})).min_ctas.has_value());
+  EXPECT_FALSE(comm_config_of(knobbed({})).min_ctas.has_value());
 }
 
 TEST(PathLevels, AreCaseSensitiveAsInNccl) {
   for (const char* level : {"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS", "0", "5"})
-    EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", level}}), kAll)) << level;
+    EXPECT_NO_THROW(validate_nccl_setting(knobbed({{"NCCL_P2P_LEVEL", level}}), kLayoutCollectives)) << level;
   for (const char* level : {"nvl", "Sys", "pxb", "6", "NET"})
-    EXPECT_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", level}}), kAll), InputError) << level;
-  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_NET_GDR_LEVEL", "phb"}}), kAll), InputError);
+    EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_P2P_LEVEL", level}}), kLayoutCollectives), InputError) << level;
+  EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_NET_GDR_LEVEL", "phb"}}), kLayoutCollectives), InputError);
 }
 
 TEST(GpuBinding, OneVisibleGpuPerTaskMapsEveryLocalRankToIt) {
@@ -63,37 +63,37 @@ TEST(GpuBinding, OnlyTheSameGpuOfTheSameHostIsShared) {
 }
 
 TEST(LayoutConflict, NvlsIsOffAcrossNodesAndPatWithSeveralGpusPerNode) {
-  const Setting nvls = with({{"NCCL_ALGO", "NVLS"}});
+  const Setting nvls = knobbed({{"NCCL_ALGO", "NVLS"}});
   EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, {8, 1}).has_value());
   const auto across = layout_conflict(nvls, Collective::AllReduce, {16, 2});
   ASSERT_TRUE(across.has_value());
   EXPECT_NE(across->find("NVLS is off across nodes"), std::string::npos) << *across;
-  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "NVLS"}, {"NCCL_COLLNET_ENABLE", "1"}}), Collective::AllReduce, {16, 2}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_COLLNET_ENABLE", "1"}}), Collective::AllReduce, {16, 2}));
 
-  const Setting pat = with({{"NCCL_ALGO", "PAT"}});
+  const Setting pat = knobbed({{"NCCL_ALGO", "PAT"}});
   EXPECT_FALSE(layout_conflict(pat, Collective::AllGather, {4, 4}).has_value());
   EXPECT_TRUE(layout_conflict(pat, Collective::AllGather, {8, 1}).has_value());
-  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "PAT"}, {"NCCL_PAT_ENABLE", "1"}}), Collective::AllGather, {8, 1}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "PAT"}, {"NCCL_PAT_ENABLE", "1"}}), Collective::AllGather, {8, 1}));
 
-  EXPECT_TRUE(layout_conflict(with({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, {8, 1}).has_value());
-  EXPECT_FALSE(layout_conflict(with({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, {16, 2}).has_value());
-  EXPECT_FALSE(layout_conflict(with({}), Collective::AllReduce, {16, 2}).has_value());
+  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, {8, 1}).has_value());
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, {16, 2}).has_value());
+  EXPECT_FALSE(layout_conflict(knobbed({}), Collective::AllReduce, {16, 2}).has_value());
 }
 
 TEST(LayoutSkips, ASettingThatAppliesNowhereStartsNoWorkers) {
   SweepOptions options;
   options.collectives = {Collective::AllReduce, Collective::AllGather};
-  const Setting nvls = with({{"NCCL_ALGO", "allreduce:NVLS;allgather:NVLS"}});
+  const Setting nvls = knobbed({{"NCCL_ALGO", "allreduce:NVLS;allgather:NVLS"}});
   const LayoutSkips skips = layout_skips(nvls, options, {4, 4});
   EXPECT_EQ(skips.size(), 2u);
   EXPECT_TRUE(skips_everything(skips, nvls, options));
   auto session = skipping(nullptr, skips, 4);
   Case c;
   c.collective = Collective::AllGather;
-  const CaseResult r = session->run_case(c, nvls);
+  const CaseResult r = session->run_case(c, nvls, options);
   EXPECT_EQ(r.status, CaseStatus::Skipped);
   EXPECT_NE(r.reason.find("not applicable here"), std::string::npos) << r.reason;
-  const Setting mixed = with({{"NCCL_ALGO", "allreduce:NVLS;allgather:Ring"}});
+  const Setting mixed = knobbed({{"NCCL_ALGO", "allreduce:NVLS;allgather:Ring"}});
   EXPECT_FALSE(skips_everything(layout_skips(mixed, options, {4, 4}), mixed, options));
 }
 

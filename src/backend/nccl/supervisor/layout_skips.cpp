@@ -10,11 +10,11 @@ class SkippingSession : public SettingSession {
   SkippingSession(std::unique_ptr<SettingSession> inner, LayoutSkips skips, int nranks)
       : inner_(std::move(inner)), skips_(std::move(skips)), nranks_(nranks) {}
 
-  CaseResult run_case(const Case& c, const Setting& setting) override {
+  CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override {
     if (const auto skip = skips_.find(c.collective); skip != skips_.end())
       return failed_case(c, setting.name, nranks_, CaseStatus::Skipped, "not applicable here: " + skip->second);
     if (!inner_) throw BackendError("setting '" + setting.name + "' has no workers");
-    return inner_->run_case(c, setting);
+    return inner_->run_case(c, setting, options);
   }
 
  private:

@@ -30,7 +30,6 @@ nlohmann::json first_non_null(const std::vector<nlohmann::json>& parts) {
   throw BackendError("rank 0's worker returned no unique id");
 }
 
-nlohmann::json nothing(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
 
 }  // namespace
 
@@ -84,8 +83,10 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
 // A setting starts a worker per rank and initialises a communicator: a few seconds on one node,
 // more on many; a case sends its requests over the workers' sockets and checks its data on the
 // GPU. The iteration: a kernel launch and NVLink/PCIe-class bandwidth (a conservative 20 GB/s).
+// Racing keeps two settings open across its rounds: an idle one still holds its communicator and
+// its last case's buffers on every GPU, which the open one may need.
 CostModel NcclBackend::cost_model() const {
-  return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9};
+  return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9, 1, 2};
 }
 
 PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }
@@ -129,13 +130,13 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     const std::string init = request_line(
         "init", {{"unique_id", agreed.data.at("unique_id")}, {"config", to_json(comm_config_of(setting))}});
     outcome = workers->exchange({init}, timeout, "communicator init", replies);
-    agreed = agree_step(control_, outcome, nullptr, nothing);
+    agreed = agree_step(control_, outcome, nullptr, no_data);
   }
   if (!agreed.outcome.ok()) {
     if (workers) workers->kill_all();
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
-  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, options, layout_.nranks, std::move(choice));
+  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks, std::move(choice));
 }
 
 }  // namespace commtune

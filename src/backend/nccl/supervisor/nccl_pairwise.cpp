@@ -22,7 +22,6 @@ json concatenate(const std::vector<json>& parts) {
   return json{{"entries", all}};
 }
 
-json nothing(const std::vector<json>&) { return json::object(); }
 
 int peer_in(const std::vector<std::pair<int, int>>& round, int member) {
   for (const auto& [a, b] : round) {
@@ -94,7 +93,7 @@ AgreedStep init_members(ControlPlane& control, WorkerGroup* workers, const NcclR
   const std::string init = request_line("init", {{"unique_id", agreed.data.at("unique_id")}, {"config", json::object()}});
   if (workers != nullptr && workers->size() > 0)
     outcome = workers->exchange({init}, timeout, "pairwise map: communicator init", replies);
-  return agree_step(control, outcome, nullptr, nothing);
+  return agree_step(control, outcome, nullptr, no_data);
 }
 
 PairMatrix matrix_from(const NcclPairwisePlan& plan, const std::vector<json>& entries) {

@@ -35,7 +35,6 @@ class SupervisedBatchTimer : public BatchTimer {
   bool graph_;
 };
 
-nlohmann::json nothing(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
 
 nlohmann::json local_data(const std::vector<WorkerReply>& replies, const CombineData& combine, StepOutcome& outcome) {
   if (!outcome.ok()) return nullptr;
@@ -52,9 +51,8 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const Combine
 }  // namespace
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
-                                       const NcclRunOptions& run, const SweepOptions& options, int nranks,
-                                       std::unique_ptr<NcclChoiceSource> choice)
-    : control_(&control), workers_(std::move(workers)), run_(run), options_(&options), nranks_(nranks), choice_(std::move(choice)) {}
+                                       const NcclRunOptions& run, int nranks, std::unique_ptr<NcclChoiceSource> choice)
+    : control_(&control), workers_(std::move(workers)), run_(run), nranks_(nranks), choice_(std::move(choice)) {}
 
 NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
     : nranks_(nranks), stopped_status_(init_failure.case_status()), stopped_reason_("setting not applied: " + init_failure.reason) {}
@@ -93,14 +91,14 @@ CaseResult NcclSettingSession::with_choice(CaseResult result) {
   return result;
 }
 
-CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
+CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, const SweepOptions& options) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;
-  const CaseRequest request{c, options_->check, run_.graph};
-  StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), nothing, data);
+  const CaseRequest request{c, options.check, run_.graph};
+  StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), no_data, data);
   if (!outcome.ok()) return failed_step(c, setting, outcome);
   std::int64_t wrong = -1;
-  if (options_->check) {
+  if (options.check) {
     outcome = step("check", request_line("check"), sum_wrong, data);
     if (!outcome.ok()) return failed_step(c, setting, outcome);
     wrong = data.at("wrong").get<std::int64_t>();
@@ -111,7 +109,7 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting) {
       },
       run_.graph);
   try {
-    return with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options_->stopping), wrong));
+    return with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }

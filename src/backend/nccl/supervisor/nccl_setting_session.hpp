@@ -19,13 +19,13 @@ class NcclSettingSession : public SettingSession {
  public:
   // A session whose workers initialised their communicator.
   // `choice`: where the default setting's cases learn what NCCL chose (null for other settings).
-  NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
-                     const SweepOptions& options, int nranks, std::unique_ptr<NcclChoiceSource> choice = nullptr);
+  NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run, int nranks,
+                     std::unique_ptr<NcclChoiceSource> choice = nullptr);
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
 
-  CaseResult run_case(const Case& c, const Setting& setting) override;
+  CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override;
 
  private:
   StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine, nlohmann::json& data);
@@ -36,7 +36,6 @@ class NcclSettingSession : public SettingSession {
   ControlPlane* control_ = nullptr;
   std::unique_ptr<WorkerGroup> workers_;
   NcclRunOptions run_;
-  const SweepOptions* options_ = nullptr;
   int nranks_ = 1;
   CaseStatus stopped_status_ = CaseStatus::Skipped;
   std::string stopped_reason_;

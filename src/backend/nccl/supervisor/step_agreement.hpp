@@ -19,6 +19,9 @@ struct AgreedStep {
 
 using CombineData = std::function<nlohmann::json(const std::vector<nlohmann::json>&)>;
 
+// The CombineData of a step whose ranks send no data: an empty object.
+inline nlohmann::json no_data(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
+
 AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const nlohmann::json& data, const CombineData& combine);
 
 // The verdict among several outcomes: the first plain failure, else the first timeout, else ok.
