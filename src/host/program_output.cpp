@@ -13,7 +13,8 @@ namespace commtune {
 namespace {
 
 bool start(const std::vector<std::string>& argv, int out_fd, pid_t& pid) {
-  SpawnRequest request{argv, std::nullopt};
+  SpawnRequest request;
+  request.argv = argv;
   request.search_path = true;
   request.dup2 = {{out_fd, STDOUT_FILENO}};
   request.to_dev_null = {STDERR_FILENO};
