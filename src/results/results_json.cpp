@@ -26,6 +26,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
   if (r.raced_out) j["raced_out"] = json{{"round", r.raced_out->round}, {"reason", r.raced_out->reason}};
   if (r.arrivals) j["arrivals"] = to_json(*r.arrivals);
+  if (!r.cpu_share.empty()) j["cpu_share"] = r.cpu_share;
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -93,12 +94,24 @@ void read_arrivals(const json& j, const std::string& where, CaseResult& r) {
   r.arrivals = arrivals_from_json(j.at("arrivals"), member_path(where, "arrivals"), r.nranks, r.time_us.count);
 }
 
+// Each rank's share of a CPU over the timed loops (the straggler finding's evidence): one number
+// from 0 to 1 per rank.
+void read_cpu_share(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("cpu_share")) return;
+  const std::string path = member_path(where, "cpu_share");
+  const json& list = list_at(j["cpu_share"], path);
+  if (list.size() != static_cast<std::size_t>(r.nranks))
+    throw InputError(path + ": " + std::to_string(list.size()) + " shares for " + std::to_string(r.nranks) + " ranks");
+  for (std::size_t i = 0; i < list.size(); ++i) r.cpu_share.push_back(number_in(list[i], path + "[" + std::to_string(i) + "]", 0, 1));
+}
+
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   read_raced_out(j, where, r);
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
   read_arrivals(j, where, r);
+  read_cpu_share(j, where, r);
   if (!j.contains("nccl_tests_us")) {
     if (j.contains("nccl_tests_run_us")) throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
     return;

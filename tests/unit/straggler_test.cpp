@@ -69,7 +69,7 @@ std::vector<CaseArrivals> synthetic_job(std::mt19937_64& rng, int nranks, int sl
       for (std::size_t r = 0; r < n; ++r) inside.push_back((all_in - arrive[r] + work_us + exit_us * static_cast<double>(r)) * 1e-6);
     }
     cases.push_back(CaseArrivals{"allreduce " + std::to_string(c), work_us + 2 * mean_us,
-                                 tally_arrivals(last_arrivals(inside, nranks), nranks)});
+                                 tally_arrivals(last_arrivals(inside, nranks), nranks), {}});
   }
   return cases;
 }
@@ -118,16 +118,16 @@ TEST(Stragglers, AConsistentButNegligibleLagIsNotNamed) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> lag(0.3e-6, 0.7e-6);
   for (int i = 0; i < 400; ++i) arrivals.push_back(LastArrival{1, lag(rng)});
-  const CaseArrivals one{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)};
+  const CaseArrivals one{"allreduce 8 B", 100, tally_arrivals(arrivals, 4), {}};
   EXPECT_TRUE(find_stragglers({one, one, one}, {}).empty());
   // The same order with a lag of half the iteration time is named, in 3 cases, not in 2.
   for (auto& a : arrivals) a.lag_s *= 100;
-  const CaseArrivals lagging{"allreduce 8 B", 100, tally_arrivals(arrivals, 4)};
+  const CaseArrivals lagging{"allreduce 8 B", 100, tally_arrivals(arrivals, 4), {}};
   EXPECT_TRUE(find_stragglers({lagging, lagging}, {}).empty());
   // ... nor when it leads only 3 of 7 cases (a burst of contention, not the rank).
   std::vector<LastArrival> others;
   for (int i = 0; i < 400; ++i) others.push_back(LastArrival{i % 4, lag(rng) * (i % 4 == 1 ? 1 : 100)});
-  const CaseArrivals healthy{"allreduce 8 B", 100, tally_arrivals(others, 4)};
+  const CaseArrivals healthy{"allreduce 8 B", 100, tally_arrivals(others, 4), {}};
   EXPECT_TRUE(find_stragglers({lagging, lagging, lagging, healthy, healthy, healthy, healthy}, {}).empty());
   const std::vector<CaseArrivals> late{lagging, lagging, lagging};
   ASSERT_EQ(find_stragglers(late, {}).size(), 1u);
@@ -224,6 +224,26 @@ TEST(ArrivalsJson, ACaseKeepsItsArrivalsThroughTheResultsFile) {
     EXPECT_EQ(back.arrivals->tail_last, c.arrivals->tail_last);
     EXPECT_EQ(back.arrivals->tail_median_lag_us, c.arrivals->tail_median_lag_us);
   }
+}
+
+// The CPU shares are the straggler finding's evidence: they survive the results file, and the
+// finding made from the read-back cases is the one made from the measured ones.
+TEST(CpuShareJson, ACaseKeepsItsCpuSharesThroughTheResultsFile) {
+  std::vector<CaseResult> back;
+  for (const auto& c : deterministic_cases(true)) {
+    ASSERT_EQ(c.cpu_share.size(), 4u);
+    const nlohmann::json j = to_json(c);
+    ASSERT_TRUE(j.contains("cpu_share"));
+    back.push_back(case_from_json(j, "case"));
+    EXPECT_EQ(back.back().cpu_share, c.cpu_share);
+  }
+  EXPECT_EQ(report_of(back), report_of(deterministic_cases(true)));
+  EXPECT_NE(report_of(back).find("rank 3"), std::string::npos) << report_of(back);
+  // A case without shares writes none, and reads back without them.
+  CaseResult none = deterministic_cases(false).front();
+  none.cpu_share.clear();
+  EXPECT_FALSE(to_json(none).contains("cpu_share"));
+  EXPECT_TRUE(case_from_json(to_json(none), "case").cpu_share.empty());
 }
 
 }  // namespace

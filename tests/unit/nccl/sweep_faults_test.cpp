@@ -2,6 +2,8 @@
 // commtune-simulated supervises simulated workers that hang, crash, write garbage or exit early.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "run_commtune.hpp"
 
 namespace commtune {
@@ -22,6 +24,31 @@ TEST(LocalSweepFaults, EveryFaultIsRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(doc.cases.size(), 40u);
   expect_every_fault_recorded(doc);
   EXPECT_NE(ran.out.find("failed"), std::string::npos);  // the table counts failures too
+}
+
+// A raced NCCL sweep starts each setting's workers once: the simulated workers log each
+// communicator init, and every case releases its buffers (a timing after a release would fail).
+// Three settings the model times alike, with a 20% spread and `-n 20` (racing's rounds time 2,
+// 3, 5 and 10 iterations): no round can settle them, so the race runs all its rounds, and with
+// no winner there is no finalists' re-measure (which opens settings afresh on purpose).
+TEST(LocalSweepRacing, EachSettingStartsItsWorkersOnceAcrossTheRounds) {
+  ScratchDir dir;
+  std::ofstream(dir.file("race.json")) << R"({"settings": [{"name": "ring", "knobs": {"NCCL_ALGO": "Ring"}},
+    {"name": "simple", "knobs": {"NCCL_PROTO": "Simple"}}]})";
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("race.json"), "--ranks", "2",
+                               "-b", "1K", "-e", "64K", "-f", "4", "-n", "20", "--collectives", "allreduce", "--no-report",
+                               "--out", dir.file("r.json")},
+                              {"COMMTUNE_SIMULATED_INIT_LOG=" + dir.file("inits.log"), "COMMTUNE_SIMULATED_JITTER=0.2"}, dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.out.find("racing round 4 of at most 4"), std::string::npos) << ran.out;
+  EXPECT_EQ(ran.err.find("re-measuring"), std::string::npos) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_EQ(doc.cases.size(), 3u * 4u * 2u);
+  for (const CaseResult& c : doc.cases) EXPECT_EQ(c.status, CaseStatus::Ok) << c.setting << " " << c.spec.bytes << ": " << c.reason;
+  // The default setting and the two of the config, two workers each, each started once.
+  const std::string log = slurp(dir.file("inits.log"));
+  const std::vector<std::string> inits = words(log);
+  EXPECT_EQ(std::count(inits.begin(), inits.end(), "rank"), 3 * 2) << log;
 }
 
 TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {

@@ -53,6 +53,8 @@ class FaultEngine : public WorkerEngine {
     return inner_->pairwise(request);
   }
 
+  void release_case() override { inner_->release_case(); }
+
   void finish() override { inner_->finish(); }
 
  private:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <string>
@@ -91,25 +92,32 @@ class SimulatedEngine : public WorkerEngine {
     if (id.size() != 256) throw CommunicatorLost("simulated init: malformed unique id");
     // NCCL's nodes: hosts, and every rank its own with a distinct NCCL_HOSTID (emulated nodes).
     tuner_ = std::make_unique<SimulatedTuner>(identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
+    log_init();
     return {{"nccl_version", "simulated"}, {"device", identity_.device}};
   }
 
   void prepare(const CaseRequest& request) override {
     case_ = request.spec;
     graph_ = request.graph;
+    prepared_ = true;
   }
 
+  // As the NCCL engine: a check or a timing needs a prepared case.
+  void release_case() override { prepared_ = false; }
+
   std::int64_t check() override {
+    require_case();
     before_collective(case_.bytes);
     return 0;
   }
 
   // Shaped like the NCCL engine's answer: per-iteration seconds, or one graph mean.
   TimedBatch time(std::size_t iterations) override {
+    require_case();
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
     const double base = model_seconds();
-    std::normal_distribution<double> jitter(1.0, 0.01);
+    std::normal_distribution<double> jitter(1.0, timing_jitter());
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
     const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
@@ -147,6 +155,27 @@ class SimulatedEngine : public WorkerEngine {
     return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) / bandwidth;
   }
 
+  // The relative spread of the modelled timings: 1%, or COMMTUNE_SIMULATED_JITTER (above 0,
+  // below 1) for tests that need noisier cases (racing's undecided rounds).
+  static double timing_jitter() {
+    const std::string text = environment_value("COMMTUNE_SIMULATED_JITTER");
+    const double given = text.empty() ? 0 : std::strtod(text.c_str(), nullptr);
+    return given > 0 && given < 1 ? given : 0.01;
+  }
+
+  void require_case() const {
+    if (!prepared_) throw BackendError("simulated worker: no case prepared (released, or never prepared)");
+  }
+
+  // COMMTUNE_SIMULATED_INIT_LOG=FILE: one line per communicator init, "rank R NCCL_ALGO=.. NCCL_PROTO=..",
+  // so that tests count how often each setting's workers started.
+  void log_init() const {
+    const std::string path = environment_value("COMMTUNE_SIMULATED_INIT_LOG");
+    if (path.empty()) return;
+    std::ofstream(path, std::ios::app) << "rank " << identity_.rank << " NCCL_ALGO=" << environment_value("NCCL_ALGO")
+                                       << " NCCL_PROTO=" << environment_value("NCCL_PROTO") << "\n";
+  }
+
   void before_collective(std::uint64_t bytes) {
     if (tuner_) tuner_->before_collective(case_.collective, bytes);
   }
@@ -162,6 +191,7 @@ class SimulatedEngine : public WorkerEngine {
   std::unique_ptr<SimulatedTuner> tuner_;
   Case case_;
   bool graph_ = false;
+  bool prepared_ = false;
   std::mt19937 noise_;
 };
 

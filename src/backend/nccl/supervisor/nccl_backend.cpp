@@ -1,5 +1,7 @@
 #include "backend/nccl/supervisor/nccl_backend.hpp"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <iostream>
@@ -83,10 +85,14 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
 // A setting starts a worker per rank and initialises a communicator: a few seconds on one node,
 // more on many; a case sends its requests over the workers' sockets and checks its data on the
 // GPU. The iteration: a kernel launch and NVLink/PCIe-class bandwidth (a conservative 20 GB/s).
-// Racing keeps two settings open across its rounds: an idle one still holds its communicator and
-// its last case's buffers on every GPU, which the open one may need.
+// Racing keeps settings open across its rounds. Each case releases its buffers, so an idle one
+// holds its communicator only: NCCL's buffers per channel and peer, with NVLS more; 2 GiB per rank
+// on a GPU is on the generous side. At most 16; 2 where the free memory is not known.
 CostModel NcclBackend::cost_model() const {
-  return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9, 1, 2};
+  constexpr std::uint64_t kIdleSettingBytes = 2ull << 30;
+  const std::uint64_t per_setting = kIdleSettingBytes * static_cast<std::uint64_t>(std::max(1, layout_.ranks_per_device));
+  const std::size_t kept = free_device_bytes_ == 0 ? 2 : std::clamp<std::size_t>(free_device_bytes_ / per_setting, 1, 16);
+  return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9, 1, kept};
 }
 
 PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }

@@ -108,11 +108,18 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
         return step("timing", request_line("time", {{"iterations", iterations}}), combine_timed_batches, batch);
       },
       run_.graph);
+  CaseResult measured;
   try {
-    return with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
+    measured = with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }
+  // The workers free the case's buffers now, not at the next prepare: a setting kept open for a
+  // later racing round holds its communicator only. The measurement stands whatever this says; a
+  // fatal failure stops the setting's workers for the cases after it.
+  const StepOutcome released = step("release", request_line("release"), no_data, data);
+  if (!released.ok()) failed_step(c, setting, released);
+  return measured;
 }
 
 }  // namespace commtune

@@ -36,7 +36,9 @@ WorkerProcess::WorkerProcess(const WorkerSpawn& spawn) {
   const int child_end = high_fd(ends[1]);
   std::vector<std::string> argv{spawn.executable};
   argv.insert(argv.end(), spawn.arguments.begin(), spawn.arguments.end());
-  SpawnRequest request{argv, spawn.environment};
+  SpawnRequest request;
+  request.argv = argv;
+  request.environment = spawn.environment;
   request.dup2 = {{child_end, kWorkerChannelFd}, {STDERR_FILENO, STDOUT_FILENO}};  // NCCL logs go to stderr
   request.own_process_group = true;
   request.default_signals = true;

@@ -267,6 +267,8 @@ class NcclEngine : public WorkerEngine {
     return out;
   }
 
+  void release_case() override { current_.reset(); }
+
   void finish() override { release(); }
 
  private:

@@ -47,6 +47,9 @@ class WorkerEngine {
   // One round of the pairwise map: exchanges with request.peer (both directions at once) on the
   // communicator, timed on this rank; nothing to do without a peer.
   virtual PairSamples pairwise(const PairwiseRequest& request) = 0;
+  // Frees the case's buffers after its last timing: between cases, and while the setting waits
+  // open for a later racing round, the worker holds its communicator only.
+  virtual void release_case() = 0;
   virtual void finish() = 0;
 };
 

@@ -20,6 +20,10 @@ std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const 
     engine.prepare(case_request_from_json(request.at("case")));
     return ok_reply_line();
   }
+  if (op == "release") {
+    engine.release_case();
+    return ok_reply_line();
+  }
   if (op == "check") return ok_reply_line({{"wrong", engine.check()}});
   if (op == "time") return ok_reply_line(to_json(engine.time(request.at("iterations").get<std::size_t>())));
   if (op == "pairwise") return ok_reply_line(to_json(engine.pairwise(pairwise_request_from_json(request))));
