@@ -3,9 +3,11 @@
 #
 # Runs configs/openmpi-algorithms.json (MPI backend, NP ranks) twice: exhaustive (--exhaustive)
 # and raced (the default), each with its end-of-sweep tuning (the finalists' interleaved
-# re-measure included), and prints both wall times, their ratio, and per (collective, size) the
-# exhaustive pick, the raced pick, and whether the raced pick is the exhaustive one or, timed by
-# the exhaustive sweep (its medians added over the placements), within 2% of the exhaustive pick.
+# re-measure included), and prints both wall times, their ratio, the same for the sweeps alone (up
+# to the results file's last write: the tuning's re-measure depends on the finalists each found),
+# and per (collective, size) the exhaustive pick, the raced pick, and whether the raced pick is the
+# exhaustive one or, timed by the exhaustive sweep (its medians added over the placements), within
+# 2% of the exhaustive pick.
 # Targets: raced time at most 20% of the exhaustive time, every pick within 2%.
 # The load average is printed before and after: other work on the machine skews both sweeps.
 #
@@ -27,14 +29,15 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
-timed_sweep() {  # NAME FLAGS...: wall seconds of the whole command on stdout
+timed_sweep() {  # NAME FLAGS...: "WHOLE SWEEP" wall seconds on stdout: the whole command, and up to
+  # the results file's last write (the sweep's end, before the end-of-sweep tuning)
   local name=$1; shift
   local t0 t1
   t0=$(date +%s.%N)
   "$here/mpirun.sh" -np "$np" "$commtune" sweep --config "$config" --out "$work/$name.json" "$@" \
     > "$work/$name.txt" 2> "$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
   t1=$(date +%s.%N)
-  python3 -c "print(f'{$t1 - $t0:.1f}')"
+  python3 -c "import os; print(f'{$t1 - $t0:.1f} {os.stat(\"$work/$name.json\").st_mtime - $t0:.1f}')"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -42,9 +45,9 @@ exhaustive=$(timed_sweep exhaustive --exhaustive "$@")
 raced=$(timed_sweep raced "$@")
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$work" "$exhaustive" "$raced" <<'PY'
+python3 - "$work" $exhaustive $raced <<'PY'
 import json, sys
-work, t_exh, t_raced = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+work, t_exh, s_exh, t_raced, s_raced = sys.argv[1], *map(float, sys.argv[2:6])
 results = json.load(open(f"{work}/exhaustive.json"))
 raced_results = json.load(open(f"{work}/raced.json"))
 def picks(name):
@@ -58,6 +61,8 @@ for c in results["cases"]:
 exh, rac = picks("exhaustive"), picks("raced")
 raced_out = sum(1 for c in raced_results["cases"] if "raced_out" in c)
 print(f"exhaustive: {t_exh:.1f} s, raced: {t_raced:.1f} s, ratio raced/exhaustive: {t_raced / t_exh:.3f} (target <= 0.20)")
+print(f"of which the sweep (to its results file, before the end-of-sweep tuning): exhaustive {s_exh:.1f} s, raced {s_raced:.1f} s, "
+      f"ratio {s_raced / s_exh:.3f}; the tuning: exhaustive {t_exh - s_exh:.1f} s, raced {t_raced - s_raced:.1f} s")
 print(f"raced sweep: {len(raced_results['cases'])} cases, {raced_out} raced out; exhaustive: {len(results['cases'])} cases")
 print(f"{'collective':<10} {'size':>8}  {'exhaustive pick':<30} {'raced pick':<30} {'raced/exh time':>14}  verdict")
 good = 0
