@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_fields.hpp"
+#include "core/plausible_bounds.hpp"
 
 namespace commtune {
 
@@ -11,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kMaxLagUs = 1e10;  // as a case's time: anything above is damage
-constexpr double kArrivalsSlack = 1e-9;     // relative: the writer's own rounding
 
 const json& per_rank_list(const json& j, const char* key, const std::string& where, int nranks) {
   const json& list = required_field(j, key, where);
@@ -34,7 +33,7 @@ std::vector<double> lags_at(const json& j, const char* key, const std::string& w
   const json& list = per_rank_list(j, key, where, nranks);
   std::vector<double> out;
   for (std::size_t r = 0; r < list.size(); ++r)
-    out.push_back(number_in(list[r], member_path(where, key) + "[" + std::to_string(r) + "]", 0, kMaxLagUs));
+    out.push_back(number_in(list[r], member_path(where, key) + "[" + std::to_string(r) + "]", 0, kMaxPlausibleTimeUs));
   return out;
 }
 
@@ -49,7 +48,7 @@ void check_consistent(const ArrivalTally& t, const std::string& where, std::size
     if (t.tail_last[r] > t.last[r])
       throw InputError(member_path(where, "tail_last") + at + ": more tail iterations than the rank's last arrivals");
     const double lag = t.tail_median_lag_us[r];
-    const bool fits = t.tail_last[r] == 0 ? lag == 0 : lag >= t.tail_lag_us * (1 - kArrivalsSlack);
+    const bool fits = t.tail_last[r] == 0 ? lag == 0 : lag >= t.tail_lag_us * (1 - kWriterRoundingSlack);
     if (!fits)
       throw InputError(member_path(where, "tail_median_lag_us") + at +
                        (t.tail_last[r] == 0 ? ": must be 0 for a rank with no tail iteration" : ": below tail_lag_us"));
@@ -67,7 +66,7 @@ ArrivalTally arrivals_from_json(const json& j, const std::string& where, int nra
   if (!j.is_object()) bad_value(where, "an object", j);
   if (nranks < 2) throw InputError(where + ": a case of " + std::to_string(nranks) + " rank has no last arrival");
   ArrivalTally t;
-  t.tail_lag_us = number_in(required_field(j, "tail_lag_us", where), member_path(where, "tail_lag_us"), 0, kMaxLagUs);
+  t.tail_lag_us = number_in(required_field(j, "tail_lag_us", where), member_path(where, "tail_lag_us"), 0, kMaxPlausibleTimeUs);
   t.last = counts_at(j, "last", where, nranks, samples);
   t.tail_last = counts_at(j, "tail_last", where, nranks, samples);
   t.tail_median_lag_us = lags_at(j, "tail_median_lag_us", where, nranks);

@@ -8,6 +8,7 @@
 
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
+#include "core/plausible_bounds.hpp"
 #include "measure/statistics.hpp"
 #include "plan/setting.hpp"
 
@@ -16,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxNcclTestsTimeUs = 1e10;
-constexpr std::int64_t kMaxNcclTestsCount = 1 << 24;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
 
 struct Program {
@@ -51,8 +50,8 @@ Layout layout_at(const json& document, const std::string& origin) {
   const std::string where = origin + ": config";
   const json& config = required_field(document, "config", origin);
   if (!config.is_object()) bad_value(where, "an object", config);
-  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"), 1, kMaxNcclTestsCount);
-  const auto gpus = integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxNcclTestsCount);
+  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"), 1, kMaxPlausibleCount);
+  const auto gpus = integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxPlausibleCount);
   const json& devices = required_field(config, "devices", where);
   const std::string at = member_path(where, "devices");
   if (!devices.is_array() || devices.empty()) bad_value(at, "a list of one device per process", devices);
@@ -64,7 +63,7 @@ Layout layout_at(const json& document, const std::string& origin) {
     gpu_models.push_back(field_as<std::string>(devices[i], "device_info", item));
   }
   const std::int64_t nranks = static_cast<std::int64_t>(devices.size()) * threads * gpus;
-  if (nranks > kMaxNcclTestsCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
+  if (nranks > kMaxPlausibleCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
   Layout out;
   out.nranks = static_cast<int>(nranks);
   // As in commtune's provenance, layout counts processes; the cases carry the communicator's ranks.
@@ -146,7 +145,7 @@ CaseResult half_at(const json& half, const std::string& where, const Case& spec,
   r.spec = spec;
   r.setting = kDefaultSettingName;
   r.nranks = nranks;
-  const std::optional<double> time = figure_at(half, "time", where, 1e-6, kMaxNcclTestsTimeUs);
+  const std::optional<double> time = figure_at(half, "time", where, 1e-6, kMaxPlausibleTimeUs);
   const std::optional<double> algbw = figure_at(half, "alg_bw", where, 0, 1e12);
   const std::optional<double> busbw = figure_at(half, "bus_bw", where, 0, 1e12);
   const json& nwrong = required_field(half, "nwrong", where);
@@ -176,7 +175,7 @@ void read_iterations(const json& row, const char* key, const std::string& where,
   if (!times.is_array() || times.empty()) bad_value(member_path(at, "times_us"), "a list of times in microseconds", times);
   std::vector<double> samples;
   for (std::size_t i = 0; i < times.size(); ++i)
-    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6, kMaxNcclTestsTimeUs));
+    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6, kMaxPlausibleTimeUs));
   r.time_us = summarize(samples);
 }
 

@@ -12,14 +12,13 @@
 #include "core/errors.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/plausible_bounds.hpp"
 #include "results/results_json.hpp"
 
 namespace commtune {
 namespace {
 
 using nlohmann::json;
-
-constexpr std::int64_t kMaxRanksOrHosts = 1 << 24;  // ranks or hosts
 
 // An object field of the document: its path is "ORIGIN: KEY".
 const json& object_field(const json& j, const char* key, const std::string& origin) {
@@ -45,7 +44,7 @@ void check_provenance(const json& p, const std::string& where) {
   const std::string at = member_path(where, "layout");
   if (!layout.is_object()) bad_value(at, "an object", layout);
   for (const char* key : {"nranks", "nhosts"})
-    if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxRanksOrHosts);
+    if (layout.contains(key)) integer_in(layout[key], member_path(at, key), 1, kMaxPlausibleCount);
 }
 
 // A case's efficiency is busbw / the run's ceiling: only with a ceiling, only on a measured case,

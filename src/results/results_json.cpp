@@ -9,6 +9,7 @@
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
 #include "core/message_text.hpp"
+#include "core/plausible_bounds.hpp"
 #include "plan/case_json.hpp"
 #include "results/arrivals_json.hpp"
 
@@ -38,11 +39,8 @@ void put_optional_figures(json& j, const CaseResult& r) {
 
 namespace {
 
-constexpr double kMaxTimeUs = 1e10;              // ~2.8 hours per iteration: anything above is damage
-constexpr std::int64_t kMaxRanks = 1 << 24;
-constexpr double kSlack = 1e-9;                  // relative: the writer's own rounding
 
-bool at_most(double a, double b) { return a <= b + kSlack * std::abs(b); }
+bool at_most(double a, double b) { return a <= b + kWriterRoundingSlack * std::abs(b); }
 
 // A list of per-run times: 1 to kMaxRepeat plausible times > 0.
 std::vector<double> run_times_at(const json& j, const char* key, const std::string& where) {
@@ -53,7 +51,7 @@ std::vector<double> run_times_at(const json& j, const char* key, const std::stri
   std::vector<double> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string item = path + "[" + std::to_string(i) + "]";
-    if (!list[i].is_number() || !(list[i].get<double>() > 0) || !(list[i].get<double>() <= kMaxTimeUs))
+    if (!list[i].is_number() || !(list[i].get<double>() > 0) || !(list[i].get<double>() <= kMaxPlausibleTimeUs))
       bad_value(item, "a time in microseconds > 0 and at most 1e10", list[i]);
     out.push_back(list[i].get<double>());
   }
@@ -181,7 +179,7 @@ double time_at(const json& j, const char* key, const std::string& where, double 
   if (!value.is_number()) bad_value(path, "a time in microseconds", value);
   const double t = value.get<double>();
   if (low > 0 ? !(t > 0) : !(t >= 0)) throw InputError(path + ": must be " + (low > 0 ? "> 0" : ">= 0") + ", got " + describe_json(value));
-  if (!(t <= kMaxTimeUs)) throw InputError(path + ": " + describe_json(value) + " us is not a plausible time");
+  if (!(t <= kMaxPlausibleTimeUs)) throw InputError(path + ": " + describe_json(value) + " us is not a plausible time");
   return t;
 }
 
@@ -254,7 +252,7 @@ CaseResult case_from_json(const json& j, const std::string& where) {
   CaseResult r;
   r.setting = field_as<std::string>(j, "setting", where);
   r.spec = case_fields_from_json(j, where);
-  r.nranks = static_cast<int>(integer_in(required_field(j, "nranks", where), member_path(where, "nranks"), 1, kMaxRanks));
+  r.nranks = static_cast<int>(integer_in(required_field(j, "nranks", where), member_path(where, "nranks"), 1, kMaxPlausibleCount));
   const std::string status = field_as<std::string>(j, "status", where);
   r.status = parsed_at(member_path(where, "status"), [&] { return parse_case_status(status); });
   r.reason = field_as<std::string>(j, "reason", where);

@@ -3,9 +3,16 @@
 #include <algorithm>
 
 namespace commtune {
+namespace {
+
+auto of_setting(std::size_t index) {
+  return [index](const auto& entry) { return entry.first == index; };
+}
+
+}  // namespace
 
 std::unique_ptr<SettingSession> SessionCache::take(std::size_t index) {
-  const auto it = std::find_if(kept_.begin(), kept_.end(), [index](const auto& entry) { return entry.first == index; });
+  const auto it = std::find_if(kept_.begin(), kept_.end(), of_setting(index));
   if (it == kept_.end()) return nullptr;
   std::unique_ptr<SettingSession> session = std::move(it->second);
   kept_.erase(it);
@@ -19,8 +26,6 @@ void SessionCache::give_back(std::size_t index, std::unique_ptr<SettingSession> 
   while (kept_.size() > capacity_) kept_.pop_back();
 }
 
-bool SessionCache::holds(std::size_t index) const {
-  return std::any_of(kept_.begin(), kept_.end(), [index](const auto& entry) { return entry.first == index; });
-}
+bool SessionCache::holds(std::size_t index) const { return std::any_of(kept_.begin(), kept_.end(), of_setting(index)); }
 
 }  // namespace commtune

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_fields.hpp"
+#include "core/plausible_bounds.hpp"
 #include "results/results_json.hpp"
 #include "knobs/knob_grammar.hpp"
 
@@ -33,9 +34,7 @@ json to_json(const JobChoice& c) {
               {"weight_won", c.weight_won}, {"gains", gains}, {"why", c.why}};
 }
 
-constexpr std::int64_t kMaxCount = 1 << 24;       // ranks, nodes, sizes in a range
 constexpr std::int64_t kMaxBytes = 1ll << 50;
-constexpr double kMaxTimeUs = 1e10;
 
 using Path = std::string;
 
@@ -68,7 +67,7 @@ double gain_field(const json& j, const char* key, const Path& where) {
 }
 
 double time_field(const json& j, const char* key, const Path& where) {
-  return number_in(required_field(j, key, where), member_path(where, key), 0, kMaxTimeUs);
+  return number_in(required_field(j, key, where), member_path(where, key), 0, kMaxPlausibleTimeUs);
 }
 
 SizeDecision size_from_json(const json& j, const Path& where) {
@@ -89,7 +88,7 @@ SizeDecision size_from_json(const json& j, const Path& where) {
 RangeGain range_from_json(const json& j, const Path& where) {
   RangeGain g{collective_field(j, where), bytes_field(j, "min_bytes", where), bytes_field(j, "max_bytes", where),
               gain_field(j, "min_gain", where), gain_field(j, "max_gain", where),
-              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where), member_path(where, "sizes"), 1, kMaxCount))};
+              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where), member_path(where, "sizes"), 1, kMaxPlausibleCount))};
   if (g.min_bytes > g.max_bytes) throw InputError(where + ": min_bytes is above max_bytes");
   if (g.min_gain > g.max_gain) throw InputError(where + ": min_gain is above max_gain");
   return g;
@@ -132,7 +131,7 @@ std::map<std::string, std::string> disqualified_field(const json& j, const Path&
 void read_header(const json& j, const Path& origin, Recommendation& rec) {
   rec.backend = top_field_as<std::string>(j, "backend", origin);
   if (rec.backend != "mpi" && rec.backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
-  rec.nranks = static_cast<int>(integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxCount));
+  rec.nranks = static_cast<int>(integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxPlausibleCount));
   rec.nnodes = static_cast<int>(integer_in(required_field(j, "nnodes", origin), origin + ": nnodes", 1, rec.nranks));
   rec.min_margin = number_in(required_field(j, "min_margin", origin), origin + ": min_margin", 0, 1);
   if (rec.min_margin == 1) bad_value(origin + ": min_margin", "a fraction from 0, below 1", j["min_margin"]);

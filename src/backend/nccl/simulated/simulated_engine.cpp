@@ -74,7 +74,8 @@ std::vector<int> visible_gpus() {
 
 class SimulatedEngine : public WorkerEngine {
  public:
-  explicit SimulatedEngine(const WorkerIdentity& identity) : identity_(identity), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
+  explicit SimulatedEngine(const WorkerIdentity& identity)
+      : identity_(identity), jitter_(timing_jitter()), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
@@ -117,7 +118,7 @@ class SimulatedEngine : public WorkerEngine {
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
     const double base = model_seconds();
-    std::normal_distribution<double> jitter(1.0, timing_jitter());
+    std::normal_distribution<double> jitter(1.0, jitter_);
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
     const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
@@ -192,6 +193,7 @@ class SimulatedEngine : public WorkerEngine {
   Case case_;
   bool graph_ = false;
   bool prepared_ = false;
+  double jitter_;  // read once: the environment does not change while the worker runs
   std::mt19937 noise_;
 };
 

@@ -32,7 +32,6 @@ nlohmann::json first_non_null(const std::vector<nlohmann::json>& parts) {
   throw BackendError("rank 0's worker returned no unique id");
 }
 
-
 }  // namespace
 
 std::chrono::milliseconds to_milliseconds(double seconds) {
@@ -104,10 +103,10 @@ void NcclBackend::validate(const Setting& setting, const SweepOptions& options) 
 std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
   LayoutSkips skips = layout_skips(setting, options, NcclLayout{layout_.nranks, layout_.nnodes});
   if (skips_everything(skips, setting, options)) return skipping(nullptr, std::move(skips), layout_.nranks);
-  return skipping(open_workers(setting, options), std::move(skips), layout_.nranks);
+  return skipping(open_workers(setting), std::move(skips), layout_.nranks);
 }
 
-std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting, const SweepOptions& options) {
+std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting) {
   std::unique_ptr<NcclChoiceSource> choice = NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i) {

@@ -44,7 +44,7 @@ class NcclBackend : public Backend {
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
 
  private:
-  std::unique_ptr<SettingSession> open_workers(const Setting& setting, const SweepOptions& options);
+  std::unique_ptr<SettingSession> open_workers(const Setting& setting);
   ControlPlane& control_;
   SupervisorLayout layout_;
   NcclRunOptions run_;

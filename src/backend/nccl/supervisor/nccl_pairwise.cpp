@@ -22,7 +22,6 @@ json concatenate(const std::vector<json>& parts) {
   return json{{"entries", all}};
 }
 
-
 int peer_in(const std::vector<std::pair<int, int>>& round, int member) {
   for (const auto& [a, b] : round) {
     if (a == member) return b;

@@ -1,0 +1,12 @@
+#pragma once
+// The bounds every reader of commtune's files (and nccl-tests' JSON) holds a value to: beyond
+// them a file is damaged or made up, and is refused with the value's path.
+#include <cstdint>
+
+namespace commtune {
+
+inline constexpr double kMaxPlausibleTimeUs = 1e10;            // ~2.8 hours per iteration
+inline constexpr std::int64_t kMaxPlausibleCount = 1 << 24;    // ranks, hosts, threads, GPUs, sizes in a range
+inline constexpr double kWriterRoundingSlack = 1e-9;           // relative: a writer's own rounding
+
+}  // namespace commtune
