@@ -18,6 +18,7 @@
 #include "launch/nccl_control.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
+#include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -77,7 +78,12 @@ std::vector<RankPlace> worker_places(const SupervisorLayout& layout, int first_l
 
 // The doctor's small all-reduce sweep on the NCCL backend, like a sweep's default setting (fresh
 // workers, the same watchdog); the table on rank 0, the cases there.
-std::vector<CaseResult> sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
+struct DoctorSweep {
+  std::vector<CaseResult> cases;   // rank 0's; none elsewhere
+  std::vector<std::string> hosts;  // each rank's host (the sweep's layout)
+};
+
+DoctorSweep sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
                                     SupervisorLayout layout, const AgreedDeviceFacts& facts, const std::optional<Ceiling>& ceiling) {
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
@@ -86,16 +92,16 @@ std::vector<CaseResult> sweep_cases(ControlPlane& control, const DoctorLaunch& l
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
   NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
   const Plan plan = plan_sweep(doctor_sweep(launch.quick, "nccl"), backend);
-  std::vector<CaseResult> cases;
+  DoctorSweep out{{}, rank_hosts(provenance["layout"])};
   CompositeSink sink;
   if (control.rank() == 0) {
-    sink.add(std::make_unique<CaseCollector>(cases));
+    sink.add(std::make_unique<CaseCollector>(out.cases));
     sink.add(std::make_unique<TableWriter>(std::cout));
   }
   sink.begin(RunHeader{plan, "nccl", provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
-  return cases;
+  return out;
 }
 
 // The all-reduce's peak against the ceiling; a case that did not measure is a finding of its own.
@@ -135,6 +141,7 @@ struct Measured {
   const NcclPairwiseMap& map;
   const std::vector<CaseResult>& cases;
   const std::optional<Ceiling>& ceiling;
+  std::vector<std::string> hosts;  // each rank's host, for the straggler's name
 };
 
 std::vector<Finding> measured_findings(const Measured& m, const std::vector<Finding>& confirmed) {
@@ -145,6 +152,8 @@ std::vector<Finding> measured_findings(const Measured& m, const std::vector<Find
   if (m.map.matrix)
     for (auto more : {find_bad_pairs(*m.map.matrix), find_links_below_ceiling(*m.map.matrix, m.ceiling)})
       out.insert(out.end(), more.begin(), more.end());
+  const std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
+  out.insert(out.end(), stragglers.begin(), stragglers.end());
   return out;
 }
 
@@ -177,12 +186,12 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
               << plan.unit << "s through NCCL workers\n";
     if (map.matrix) write_matrix(*map.matrix, std::cout);
   }
-  const std::vector<CaseResult> cases = sweep_cases(control, launch, command, layout, facts, ceiling);
+  const DoctorSweep swept = sweep_cases(control, launch, command, layout, facts, ceiling);
   const std::vector<Finding> confirmed =
       confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
   int code = 0;
   if (control.rank() == 0) {
-    const Measured measured{map, cases, ceiling};
+    const Measured measured{map, swept.cases, ceiling, swept.hosts};
     const std::vector<Finding> more = measured_findings(measured, confirmed);
     findings.insert(findings.end(), more.begin(), more.end());
     code = conclude(launch, std::move(findings), measured);

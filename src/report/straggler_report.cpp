@@ -5,13 +5,20 @@
 #include "core/types.hpp"
 
 namespace commtune {
+namespace {
+
+// Arrivals (the MPI host backend), or the ranks' CPU shares alone (the NCCL workers: their
+// collectives run from a queue on the GPU, with no host-side arrival to time).
+bool has_rank_evidence(const CaseResult& c) { return c.measured() && (c.arrivals || !c.cpu_share.empty()); }
+
+}  // namespace
 
 std::vector<CaseArrivals> arrivals_of(const std::vector<CaseResult>& cases) {
   std::vector<CaseArrivals> out;
   for (const auto& c : cases)
-    if (c.measured() && c.arrivals)
+    if (has_rank_evidence(c))
       out.push_back(CaseArrivals{std::string(name_of(c.spec.collective)) + " " + std::to_string(c.spec.bytes) + " B",
-                                 c.time_us.median, *c.arrivals, c.cpu_share});
+                                 c.time_us.median, c.arrivals.value_or(ArrivalTally{}), c.cpu_share});
   return out;
 }
 
@@ -41,7 +48,7 @@ void StragglerReport::begin(const RunHeader& header) {
 }
 
 void StragglerReport::case_finished(const CaseResult& result) {
-  if (result.measured() && result.arrivals) cases_.push_back(result);
+  if (has_rank_evidence(result)) cases_.push_back(result);
 }
 
 void StragglerReport::end(const RunSummary&) { write_straggler_findings(find_stragglers(arrivals_of(cases_), hosts_), out_); }

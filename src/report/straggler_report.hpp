@@ -13,7 +13,7 @@
 
 namespace commtune {
 
-// The measured cases that tallied their arrivals.
+// The measured cases that tallied their arrivals or measured each rank's share of the CPU.
 std::vector<CaseArrivals> arrivals_of(const std::vector<CaseResult>& cases);
 // Each rank's host from a provenance layout (host/provenance's rank_layout); empty where absent.
 std::vector<std::string> rank_hosts(const nlohmann::json& layout);

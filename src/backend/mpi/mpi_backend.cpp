@@ -1,13 +1,13 @@
 #include "backend/mpi/mpi_backend.hpp"
 
 #include <climits>
-#include <ctime>
 #include <numeric>
 
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
+#include "measure/cpu_clock.hpp"
 #include "measure/sampler.hpp"
 #include "host/host_facts.hpp"
 
@@ -35,12 +35,6 @@ class MpiBatchTimer : public BatchTimer {
   struct LoopClock {
     double cpu_s = 0, wall_s = 0;
   };
-
-  static double thread_cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-  }
 
   // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
   // `inside` gets each iteration's seconds inside the call, for the last arrival; `loop` the

@@ -40,10 +40,20 @@ CaseRequest case_request_from_json(const json& j) {
   return request;
 }
 
-json to_json(const TimedBatch& batch) { return json{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}}; }
+json to_json(const TimedBatch& batch) {
+  json j{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}};
+  if (batch.cpu_seconds && batch.wall_seconds) j["cpu_s"] = *batch.cpu_seconds, j["wall_s"] = *batch.wall_seconds;
+  return j;
+}
 
 TimedBatch timed_batch_from_json(const json& j) {
-  return TimedBatch{j.at("seconds").get<std::vector<double>>(), j.at("loop_seconds").get<double>()};
+  TimedBatch batch{j.at("seconds").get<std::vector<double>>(), j.at("loop_seconds").get<double>()};
+  if (j.contains("cpu_s") || j.contains("wall_s")) {
+    batch.cpu_seconds = j.at("cpu_s").get<double>();
+    batch.wall_seconds = j.at("wall_s").get<double>();
+    if (!(*batch.cpu_seconds >= 0) || !(*batch.wall_seconds >= 0)) throw ProtocolError("timed batch: negative or non-finite CPU or wall seconds");
+  }
+  return batch;
 }
 
 json to_json(const PairwiseRequest& r) {

@@ -37,6 +37,9 @@ struct TimedBatch {
   // The timed loop's seconds on this rank, which nccl-tests divides by k: the k iterations from
   // end to end, or the graph.
   double loop_seconds = 0;
+  // The worker's host thread over the whole timed batch (enqueue and wait): its CPU seconds and
+  // wall seconds, for its share of the CPU (doctor/straggler_finding); absent where not measured.
+  std::optional<double> cpu_seconds{}, wall_seconds{};
 };
 
 // {"op": "pairwise", ...}: this worker's part of one round of the pairwise map. With a peer, it

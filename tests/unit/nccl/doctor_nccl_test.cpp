@@ -64,6 +64,20 @@ TEST(NcclDoctor, TheMapHasEveryPairAndAHealthyMachineExits0) {
       else EXPECT_GT(map["gbps"][i][j].get<double>(), 0.0) << i << "->" << j;
     }
   EXPECT_TRUE(findings_with(d.doc, "slow-pair").empty());
+  EXPECT_TRUE(findings_with(d.doc, "straggler").empty());
+}
+
+// The doctor's small NCCL sweep names a worker starved of the CPU, from its share over the
+// timed batches (as the MPI doctor does from its ranks').
+TEST(NcclDoctor, AWorkerStarvedOfTheCpuIsTheStraggler) {
+  ScratchDir dir;
+  const Doctor d = run_doctor(dir, {"COMMTUNE_SIMULATED_CPU_SHARE=1:0.25"});
+  const auto stragglers = findings_with(d.doc, "straggler");
+  ASSERT_EQ(stragglers.size(), 1u) << d.doc.dump(1);
+  EXPECT_EQ(stragglers[0]["subject"].get<std::string>().rfind("rank 1", 0), 0u) << stragglers[0].dump();
+  EXPECT_NE(stragglers[0]["evidence"].get<std::string>().find("on the CPU for 25% of its timed loops"), std::string::npos)
+      << stragglers[0].dump();
+  EXPECT_TRUE(findings_with(d.doc, "slow-node").empty());
 }
 
 TEST(NcclDoctor, ASimulatedSlowLinkIsTheSlowPairAndNothingElse) {

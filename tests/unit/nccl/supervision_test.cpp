@@ -107,6 +107,36 @@ TEST(StepAgreement, CombiningCombinedPartsWeighsEveryRankAlike) {
   EXPECT_EQ(all["seconds"], (std::vector<double>{2.0}));
 }
 
+// Each worker's host-thread CPU and wall seconds, keyed by the rank its supervisor added, survive
+// both combinations (each supervisor's, then rank 0's) in rank order.
+TEST(StepAgreement, EachRanksCpuSecondsSurviveBothCombinations) {
+  auto batch = [](int rank, double cpu, double wall) {
+    return nlohmann::json{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", cpu}, {"wall_s", wall}, {"rank", rank}};
+  };
+  const auto first = combine_timed_batches({batch(2, 0.3, 1.0), batch(0, 0.9, 1.0)});
+  const auto second = combine_timed_batches({batch(1, 0.8, 2.0), batch(3, 0.7, 1.0)});
+  const auto all = combine_timed_batches({second, first});
+  const std::vector<RankCpu> cpu = rank_cpu_of(all, 4);
+  ASSERT_EQ(cpu.size(), 4u) << all.dump();
+  EXPECT_DOUBLE_EQ(cpu[0].cpu_s, 0.9);
+  EXPECT_DOUBLE_EQ(cpu[1].wall_s, 2.0);
+  EXPECT_DOUBLE_EQ(cpu[2].cpu_s, 0.3);
+  EXPECT_DOUBLE_EQ(cpu[3].cpu_s, 0.7);
+  EXPECT_TRUE(rank_cpu_of(all, 5).empty());  // rank 4 missing
+  EXPECT_TRUE(rank_cpu_of(first, 4).empty());  // ranks 1 and 3 missing
+}
+
+TEST(StepAgreement, OneRankWithoutCpuSecondsDropsThemForTheWholeBatch) {
+  const nlohmann::json with{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 0.5}, {"wall_s", 1.0}, {"rank", 0}};
+  const nlohmann::json without{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"rank", 1}};
+  const auto combined = combine_timed_batches({with, without});
+  EXPECT_FALSE(combined.contains("rank_cpu")) << combined.dump();
+  EXPECT_FALSE(combine_timed_batches({combined, combine_timed_batches({with})}).contains("rank_cpu"));
+  // The same rank twice is not a rank per entry.
+  const auto twice = combine_timed_batches({with, with});
+  EXPECT_TRUE(rank_cpu_of(twice, 2).empty());
+}
+
 TEST(StepAgreement, TimedBatchesOfDifferentLengthsAreRefused) {
   EXPECT_THROW(combine_timed_batches({{{"seconds", {1.0, 2.0}}, {"loop_seconds", 3.0}},
                                       {{"seconds", {1.0}}, {"loop_seconds", 1.0}}}),

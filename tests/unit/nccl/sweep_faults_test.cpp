@@ -51,6 +51,33 @@ TEST(LocalSweepRacing, EachSettingStartsItsWorkersOnceAcrossTheRounds) {
   EXPECT_EQ(std::count(inits.begin(), inits.end(), "rank"), 3 * 2) << log;
 }
 
+// Each worker's host thread reports its CPU and wall seconds over every timed batch; the sweep
+// keeps each rank's share of the CPU per case (in the results file) and names the rank that the
+// simulated machine starves (COMMTUNE_SIMULATED_CPU_SHARE) as the straggler, and no rank of a
+// healthy run.
+TEST(LocalSweepStraggler, AWorkerStarvedOfTheCpuIsNamedAndItsSharesAreKept) {
+  for (const bool starved : {true, false}) {
+    ScratchDir dir;
+    std::vector<std::string> environment;
+    if (starved) environment.push_back("COMMTUNE_SIMULATED_CPU_SHARE=2:0.3");
+    const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes", "-b", "1K",
+                                 "-e", "16K", "-f", "4", "--collectives", "allreduce", "--no-report", "--out", dir.file("r.json")},
+                                environment, dir);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    EXPECT_EQ(ran.out.find("straggler rank 2") != std::string::npos, starved) << ran.out;
+    EXPECT_EQ(ran.out.find("straggler"), starved ? ran.out.find("straggler rank 2") : std::string::npos) << ran.out;
+    const ResultsDocument doc = load_results(dir.file("r.json"));
+    ASSERT_EQ(doc.cases.size(), 3u * 2u);
+    for (const CaseResult& c : doc.cases) {
+      ASSERT_EQ(c.cpu_share.size(), 4u) << c.spec.bytes;
+      EXPECT_LT(c.cpu_share[2], starved ? 0.4 : 1.0);
+      EXPECT_GT(c.cpu_share[2], starved ? 0.2 : 0.85);
+      EXPECT_GT(c.cpu_share[0], 0.85);
+      EXPECT_FALSE(c.arrivals.has_value());  // a GPU queue has no host-side arrival to time
+    }
+  }
+}
+
 TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {
   ScratchDir dir;
   std::ofstream(dir.file("bad.json")) << R"({"settings": [{"name": "typo", "knobs": {"NCCL_ALGO": "Rnig"}},

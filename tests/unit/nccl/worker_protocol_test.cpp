@@ -43,6 +43,22 @@ TEST(WorkerProtocol, TimedBatchRoundTrips) {
   const TimedBatch back = timed_batch_from_json(nlohmann::json::parse(ok_reply_line(to_json(batch))));
   EXPECT_EQ(back.seconds, batch.seconds);
   EXPECT_DOUBLE_EQ(back.loop_seconds, batch.loop_seconds);
+  EXPECT_FALSE(back.cpu_seconds.has_value());
+  EXPECT_FALSE(back.wall_seconds.has_value());
+}
+
+TEST(WorkerProtocol, TimedBatchCarriesTheHostThreadsCpuAndWallSeconds) {
+  TimedBatch batch{{1e-6}, 1e-6};
+  batch.cpu_seconds = 0.25;
+  batch.wall_seconds = 0.5;
+  const TimedBatch back = timed_batch_from_json(nlohmann::json::parse(ok_reply_line(to_json(batch))));
+  ASSERT_TRUE(back.cpu_seconds && back.wall_seconds);
+  EXPECT_DOUBLE_EQ(*back.cpu_seconds, 0.25);
+  EXPECT_DOUBLE_EQ(*back.wall_seconds, 0.5);
+  const nlohmann::json negative{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", -1.0}, {"wall_s", 1.0}};
+  EXPECT_THROW(timed_batch_from_json(negative), ProtocolError);
+  const nlohmann::json half{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 1.0}};  // wall seconds missing
+  EXPECT_THROW(timed_batch_from_json(half), nlohmann::json::exception);
 }
 
 TEST(WorkerProtocol, PairwiseRequestRoundTrips) {

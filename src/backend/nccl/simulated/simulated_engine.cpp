@@ -75,7 +75,8 @@ std::vector<int> visible_gpus() {
 class SimulatedEngine : public WorkerEngine {
  public:
   explicit SimulatedEngine(const WorkerIdentity& identity)
-      : identity_(identity), jitter_(timing_jitter()), noise_(1000u + static_cast<unsigned>(identity.rank)) {}
+      : identity_(identity), jitter_(timing_jitter()), cpu_share_(host_cpu_share(identity.rank)),
+        noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
@@ -122,8 +123,11 @@ class SimulatedEngine : public WorkerEngine {
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
     const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
-    if (graph_) return TimedBatch{{loop / static_cast<double>(iterations)}, loop};
-    return TimedBatch{std::move(seconds), loop};
+    TimedBatch batch = graph_ ? TimedBatch{{loop / static_cast<double>(iterations)}, loop} : TimedBatch{std::move(seconds), loop};
+    std::normal_distribution<double> share_noise(1.0, 0.02);
+    batch.wall_seconds = loop;  // the host thread's modelled share of the CPU over the batch
+    batch.cpu_seconds = loop * std::clamp(cpu_share_ * share_noise(noise_), 0.0, 1.0);
+    return batch;
   }
 
   // The pairwise map's round from a model: latency + bytes / bandwidth per exchange, a little
@@ -164,6 +168,24 @@ class SimulatedEngine : public WorkerEngine {
     return given > 0 && given < 1 ? given : 0.01;
   }
 
+  // The host thread's share of the CPU while it times a batch: 0.95, or what
+  // COMMTUNE_SIMULATED_CPU_SHARE ("RANK:SHARE,...", shares above 0 up to 1) gives this rank, for
+  // tests of the straggler finding (a worker starved of the CPU).
+  static double host_cpu_share(int rank) {
+    const std::string list = environment_value("COMMTUNE_SIMULATED_CPU_SHARE");
+    const std::string prefix = std::to_string(rank) + ":";
+    for (std::size_t start = 0; start < list.size();) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      const std::string entry = list.substr(start, comma - start);
+      if (entry.rfind(prefix, 0) == 0) {
+        const double share = std::strtod(entry.c_str() + prefix.size(), nullptr);
+        if (share > 0 && share <= 1) return share;
+      }
+      start = comma + 1;
+    }
+    return 0.95;
+  }
+
   void require_case() const {
     if (!prepared_) throw BackendError("simulated worker: no case prepared (released, or never prepared)");
   }
@@ -193,7 +215,8 @@ class SimulatedEngine : public WorkerEngine {
   Case case_;
   bool graph_ = false;
   bool prepared_ = false;
-  double jitter_;  // read once: the environment does not change while the worker runs
+  double jitter_;     // read once: the environment does not change while the worker runs
+  double cpu_share_;  // likewise
   std::mt19937 noise_;
 };
 

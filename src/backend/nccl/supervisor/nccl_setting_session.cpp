@@ -17,7 +17,7 @@ struct BatchFailed {
 class SupervisedBatchTimer : public BatchTimer {
  public:
   using RunBatch = std::function<StepOutcome(std::size_t iterations, nlohmann::json& data)>;
-  SupervisedBatchTimer(RunBatch run, bool graph) : run_(std::move(run)), graph_(graph) {}
+  SupervisedBatchTimer(RunBatch run, bool graph, int nranks) : run_(std::move(run)), graph_(graph), nranks_(nranks) {}
 
   // A graph is timed from outside only: each batch gives one mean.
   SampleUnit unit() const override { return graph_ ? SampleUnit::BatchMean : SampleUnit::Iteration; }
@@ -27,19 +27,31 @@ class SupervisedBatchTimer : public BatchTimer {
     const StepOutcome outcome = run_(iterations, data);
     if (!outcome.ok()) throw BatchFailed{outcome};
     const TimedBatch batch = timed_batch_from_json(data);
-    return BatchTimes{batch.seconds, batch.loop_seconds, {}};
+    BatchTimes out{batch.seconds, batch.loop_seconds, {}};
+    for (const RankCpu& rank : rank_cpu_of(data, nranks_)) {  // each worker's host thread: its share of the CPU
+      out.rank_cpu_s.push_back(rank.cpu_s);
+      out.rank_wall_s.push_back(rank.wall_s);
+    }
+    return out;
   }
 
  private:
   RunBatch run_;
   bool graph_;
+  int nranks_;
 };
 
 
-nlohmann::json local_data(const std::vector<WorkerReply>& replies, const CombineData& combine, StepOutcome& outcome) {
+// This supervisor's workers' replies combined; each body that is an object gets its worker's
+// global rank as "rank" (what the combiners of per-rank figures key on).
+nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerGroup& workers, const CombineData& combine,
+                          StepOutcome& outcome) {
   if (!outcome.ok()) return nullptr;
   std::vector<nlohmann::json> bodies;
-  for (const auto& reply : replies) bodies.push_back(reply.body);
+  for (std::size_t w = 0; w < replies.size(); ++w) {
+    bodies.push_back(replies[w].body);
+    if (bodies.back().is_object()) bodies.back()["rank"] = workers.rank_of(w);
+  }
   try {
     return combine(bodies);
   } catch (const std::exception& e) {
@@ -65,7 +77,7 @@ StepOutcome NcclSettingSession::step(const std::string& name, const std::string&
                                      nlohmann::json& data) {
   std::vector<WorkerReply> replies;
   StepOutcome outcome = workers_->exchange({request}, to_milliseconds(run_.case_timeout_s), name, replies);
-  const nlohmann::json mine = local_data(replies, combine, outcome);
+  const nlohmann::json mine = local_data(replies, *workers_, combine, outcome);
   const AgreedStep agreed = agree_step(*control_, outcome, mine, combine);
   if (agreed.outcome.fatal) workers_->kill_all();
   data = agreed.data;
@@ -107,7 +119,7 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
       [&](std::size_t iterations, nlohmann::json& batch) {
         return step("timing", request_line("time", {{"iterations", iterations}}), combine_timed_batches, batch);
       },
-      run_.graph);
+      run_.graph, nranks_);
   CaseResult measured;
   try {
     measured = with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));

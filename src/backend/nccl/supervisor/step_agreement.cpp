@@ -53,11 +53,25 @@ AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const jso
   return AgreedStep{decode_outcome(j), j.at("data")};
 }
 
+namespace {
+
+// A part's per-rank CPU entries: those of a combined part, or the worker's own with its rank; an
+// empty list when the part has none (then the whole batch has none).
+json rank_cpu_entries(const json& part, const TimedBatch& batch) {
+  if (part.contains("rank_cpu")) return part.at("rank_cpu");
+  if (!batch.cpu_seconds || !part.contains("rank")) return json::array();
+  return json::array({json::array({part.at("rank").get<int>(), *batch.cpu_seconds, *batch.wall_seconds})});
+}
+
+}  // namespace
+
 json combine_timed_batches(const std::vector<json>& parts) {
   if (parts.empty()) throw BackendError("no timed batch to combine");
   std::vector<double> longest = timed_batch_from_json(parts.front()).seconds;
   double loop_sum = 0;
   int ranks = 0;
+  json cpu = json::array();
+  bool every_cpu = true;
   for (const auto& part : parts) {
     const TimedBatch batch = timed_batch_from_json(part);
     if (batch.seconds.size() != longest.size()) throw BackendError("workers timed different numbers of iterations");
@@ -65,10 +79,28 @@ json combine_timed_batches(const std::vector<json>& parts) {
     const int weight = part.value("ranks", 1);  // a part already combined over several ranks
     loop_sum += batch.loop_seconds * weight;
     ranks += weight;
+    const json entries = rank_cpu_entries(part, batch);
+    every_cpu = every_cpu && static_cast<int>(entries.size()) == weight;
+    for (const auto& e : entries) cpu.push_back(e);
   }
   json combined = to_json(TimedBatch{longest, loop_sum / ranks});
   combined["ranks"] = ranks;
+  if (every_cpu) combined["rank_cpu"] = cpu;
   return combined;
+}
+
+std::vector<RankCpu> rank_cpu_of(const json& combined, int nranks) {
+  if (!combined.contains("rank_cpu")) return {};
+  std::vector<RankCpu> out(static_cast<std::size_t>(nranks));
+  std::vector<bool> seen(out.size(), false);
+  for (const auto& e : combined.at("rank_cpu")) {
+    const int r = e.at(0).get<int>();
+    if (r < 0 || r >= nranks || seen[static_cast<std::size_t>(r)]) return {};
+    seen[static_cast<std::size_t>(r)] = true;
+    out[static_cast<std::size_t>(r)] = RankCpu{e.at(1).get<double>(), e.at(2).get<double>()};
+  }
+  if (std::find(seen.begin(), seen.end(), false) != seen.end()) return {};
+  return out;
 }
 
 json sum_wrong(const std::vector<json>& parts) {

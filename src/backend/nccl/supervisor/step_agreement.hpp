@@ -31,8 +31,19 @@ StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes);
 // element-wise max of the seconds (a collective is as slow as its slowest rank) and the mean of
 // the loop seconds (nccl-tests' average over ranks), with "ranks": how many it averages, so that
 // combining combined parts again (each supervisor, then rank 0) weighs every rank alike. Data
-// checks: the sum of {"wrong": n}.
+// checks: the sum of {"wrong": n}. A worker's batch that carries its host thread's CPU and wall
+// seconds, with "rank" (added by its supervisor), adds [rank, cpu_s, wall_s] to the combined
+// "rank_cpu"; the list is kept only while every rank's batch had them.
 nlohmann::json combine_timed_batches(const std::vector<nlohmann::json>& parts);
+
+// One rank's host thread over a timed batch.
+struct RankCpu {
+  double cpu_s = 0, wall_s = 0;
+};
+
+// The combined batch's CPU seconds by rank (index = rank): empty unless every rank of 0..nranks-1
+// is there exactly once.
+std::vector<RankCpu> rank_cpu_of(const nlohmann::json& combined, int nranks);
 nlohmann::json sum_wrong(const std::vector<nlohmann::json>& parts);
 
 }  // namespace commtune

@@ -14,6 +14,7 @@
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
+#include "measure/cpu_clock.hpp"
 
 namespace commtune {
 namespace {
@@ -241,9 +242,17 @@ class NcclEngine : public WorkerEngine {
     return static_cast<std::int64_t>(*counter_host_);
   }
 
+  // With the host thread's CPU and wall seconds over the whole batch (enqueue, then the polling
+  // wait): a worker starved of the CPU (a CPU limit, a core other work takes) gets a smaller share
+  // than the others, the evidence of the sweep's straggler finding.
   TimedBatch time(std::size_t iterations) override {
     require_case();
-    return request_.graph ? time_graph(iterations) : time_iterations(iterations);
+    const LoopCpuClock clock;
+    TimedBatch batch = request_.graph ? time_graph(iterations) : time_iterations(iterations);
+    const LoopCpuClock::Elapsed host = clock.elapsed();
+    batch.cpu_seconds = host.cpu_s;
+    batch.wall_seconds = host.wall_s;
+    return batch;
   }
 
   // Warm-up (connections are made at a pair's first exchange), then the latency samples, then the
