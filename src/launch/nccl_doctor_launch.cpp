@@ -37,35 +37,87 @@ PairwiseRequest map_shape(bool quick) {
 
 // Without a launcher: every worker of this supervisor is a member (the GPUs of this node).
 NcclPairwisePlan local_plan(const SupervisorLayout& layout, bool quick) {
-  NcclPairwisePlan plan;
-  for (const int rank : layout.ranks) plan.names.push_back("rank " + std::to_string(rank));
-  plan.my_members = layout.ranks;
-  plan.my_devices = layout.devices;
-  plan.shape = map_shape(quick);
-  return plan;
+  std::vector<std::string> names;
+  for (const int rank : layout.ranks) names.push_back("rank " + std::to_string(rank));
+  return single_map_plan(names, "rank", layout.ranks, layout.devices, map_shape(quick));
+}
+
+// The job's ranks by node, agreed: each node's host and its ranks in local-rank order.
+struct JobNodes {
+  std::vector<std::string> hosts;
+  std::vector<std::vector<int>> ranks;
+};
+
+JobNodes job_nodes(ControlPlane& control) {
+  const NodeLocality here = control.locality();
+  const auto all = control.gather_to_root(
+      nlohmann::json{{"node", here.node}, {"local_rank", here.local_rank}, {"rank", control.rank()}, {"host", host_name()}}.dump());
+  nlohmann::json nodes = nlohmann::json::array();
+  if (control.rank() == 0) {
+    std::vector<std::vector<std::pair<int, int>>> by_node(static_cast<std::size_t>(here.nnodes));
+    std::vector<std::string> hosts(static_cast<std::size_t>(here.nnodes));
+    for (const auto& text : all) {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      const auto node = j.at("node").get<std::size_t>();
+      by_node.at(node).push_back({j.at("local_rank").get<int>(), j.at("rank").get<int>()});
+      if (j.at("local_rank").get<int>() == 0) hosts.at(node) = j.at("host").get<std::string>();
+    }
+    for (std::size_t n = 0; n < by_node.size(); ++n) {
+      std::sort(by_node[n].begin(), by_node[n].end());
+      nlohmann::json ranks = nlohmann::json::array();
+      for (const auto& [local, rank] : by_node[n]) ranks.push_back(rank);
+      nodes.push_back({{"host", hosts[n]}, {"ranks", ranks}});
+    }
+  }
+  const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(nodes.dump()));
+  JobNodes out;
+  for (const auto& n : agreed) {
+    out.hosts.push_back(n.at("host").get<std::string>());
+    out.ranks.push_back(n.at("ranks").get<std::vector<int>>());
+  }
+  return out;
 }
 
 // Under a launcher: every rank on one node; with several nodes, the first rank of each node (its
-// member index is its node), named by its host on rank 0.
-NcclPairwisePlan launched_plan(ControlPlane& control, int device, bool quick) {
+// member index is its node), named by its host.
+NcclPairwisePlan launched_plan(ControlPlane& control, const JobNodes& nodes, int device, bool quick) {
   const NodeLocality here = control.locality();
-  const bool one_node = here.nnodes == 1;
+  const bool one_node = nodes.hosts.size() == 1;
+  std::vector<std::string> names;
+  if (one_node)
+    for (const int rank : nodes.ranks.front()) names.push_back("rank " + std::to_string(rank));
+  else
+    names = nodes.hosts;
+  std::vector<int> members, devices;
+  if (one_node || here.local_rank == 0) members = {one_node ? here.local_rank : here.node}, devices = {device};
+  return single_map_plan(names, one_node ? "rank" : "node", members, devices, map_shape(quick));
+}
+
+// With several nodes: the GPUs inside each node, one map per node of 2 or more ranks, all nodes at
+// once (one communicator each). Members are named by their job rank.
+NcclPairwisePlan node_gpus_plan(ControlPlane& control, const JobNodes& nodes, int device, bool quick) {
+  const NodeLocality here = control.locality();
   NcclPairwisePlan plan;
-  plan.unit = one_node ? "rank" : "node";
+  plan.unit = "rank";
   plan.shape = map_shape(quick);
-  const auto all = control.gather_to_root(nlohmann::json{{"node", here.node}, {"local_rank", here.local_rank}, {"host", host_name()}}.dump());
-  const int members = one_node ? control.size() : here.nnodes;
-  plan.names.assign(static_cast<std::size_t>(members), "");
-  for (int m = 0; m < members; ++m) plan.names[static_cast<std::size_t>(m)] = "rank " + std::to_string(m);
-  for (const auto& text : all) {  // rank 0 only: the others' names are never shown
-    const nlohmann::json j = nlohmann::json::parse(text);
-    if (!one_node && j.at("local_rank").get<int>() == 0) plan.names.at(j.at("node").get<std::size_t>()) = j.at("host").get<std::string>();
+  for (const auto& ranks : nodes.ranks) {
+    std::vector<std::string> names;
+    for (const int rank : ranks) names.push_back("rank " + std::to_string(rank));
+    plan.groups.push_back(names);
   }
-  if (one_node || here.local_rank == 0) {
-    plan.my_members = {one_node ? control.rank() : here.node};
+  plan.my_group = here.node;
+  if (nodes.ranks.at(static_cast<std::size_t>(here.node)).size() >= 2) {
+    plan.my_members = {here.local_rank};
     plan.my_devices = {device};
+    plan.my_ranks = {control.rank()};
   }
   return plan;
+}
+
+// Whether any node of a multi-node job has GPUs to map among themselves.
+bool has_node_gpu_maps(const JobNodes& nodes) {
+  return nodes.hosts.size() > 1 &&
+         std::any_of(nodes.ranks.begin(), nodes.ranks.end(), [](const std::vector<int>& r) { return r.size() >= 2; });
 }
 
 // This supervisor's workers as ranks of the sweep's layout.
@@ -137,24 +189,64 @@ void refuse_bad_output(ControlPlane& control, const DoctorLaunch& launch) {
 }
 
 // What rank 0 has measured, for the findings and the --json.
+// The maps of the GPUs inside each node (multi-node jobs): one per node, its host beside it.
+struct NodeGpuMaps {
+  NcclPairwiseMap map;
+  std::vector<std::string> hosts;  // hosts[g]: the node of map.matrices[g]
+  std::optional<Ceiling> ceiling;  // the path inside a node (NVLink or PCIe)
+};
+
 struct Measured {
   const NcclPairwiseMap& map;
   const std::vector<CaseResult>& cases;
   const std::optional<Ceiling>& ceiling;
   std::vector<std::string> hosts;  // each rank's host, for the straggler's name
+  const std::optional<NodeGpuMaps>& node_gpus;
 };
+
+// A node's GPU map: its slow pairs and GPUs (no second map: the node map's slow node is the one
+// confirmed), its links against the ceiling inside a node; each subject names the node.
+std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host, const std::optional<Ceiling>& ceiling) {
+  std::vector<Finding> out;
+  for (auto more : {find_slow_nodes(m), find_bad_pairs(m), find_links_below_ceiling(m, ceiling)})
+    for (Finding f : more) {
+      if (f.id == "slow-node") f.id = "slow-gpu";
+      f.subject += " (GPUs of node " + host + ")";
+      out.push_back(std::move(f));
+    }
+  return out;
+}
 
 std::vector<Finding> measured_findings(const Measured& m, const std::vector<Finding>& confirmed) {
   std::vector<Finding> out;
   if (m.map.failure) out.push_back(map_failure(*m.map.failure));
   for (auto more : {sweep_findings(m.cases, m.ceiling), confirmed})
     out.insert(out.end(), more.begin(), more.end());
-  if (m.map.matrix)
-    for (auto more : {find_bad_pairs(*m.map.matrix), find_links_below_ceiling(*m.map.matrix, m.ceiling)})
+  if (const PairMatrix* first = m.map.first())
+    for (auto more : {find_bad_pairs(*first), find_links_below_ceiling(*first, m.ceiling)})
       out.insert(out.end(), more.begin(), more.end());
+  if (m.node_gpus) {
+    if (m.node_gpus->map.failure) out.push_back(map_failure(*m.node_gpus->map.failure));
+    for (std::size_t g = 0; g < m.node_gpus->map.matrices.size(); ++g)
+      if (m.node_gpus->map.matrices[g].size() >= 2)
+        for (auto f : node_gpu_findings(m.node_gpus->map.matrices[g], m.node_gpus->hosts.at(g), m.node_gpus->ceiling))
+          out.push_back(std::move(f));
+  }
   const std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
   out.insert(out.end(), stragglers.begin(), stragglers.end());
   return out;
+}
+
+// {"maps": [{"host": H, "pairwise": MAP}, ...], "ceiling": C, "failure": why}: the --json's maps
+// of the GPUs inside each node of 2 or more ranks.
+nlohmann::json node_gpus_json(const NodeGpuMaps& n) {
+  nlohmann::json maps = nlohmann::json::array();
+  for (std::size_t g = 0; g < n.map.matrices.size(); ++g)
+    if (n.map.matrices[g].size() >= 2) maps.push_back({{"host", n.hosts.at(g)}, {"pairwise", to_json(n.map.matrices[g])}});
+  nlohmann::json j{{"maps", maps}};
+  if (n.ceiling) j["ceiling"] = to_json(*n.ceiling);
+  if (n.map.failure) j["failure"] = *n.map.failure;
+  return j;
 }
 
 // Rank 0: the findings ranked and printed, the --json written; the exit code.
@@ -165,33 +257,66 @@ int conclude(const DoctorLaunch& launch, std::vector<Finding> findings, const Me
     nlohmann::json doc{{"tool", "commtune doctor"}, {"backend", "nccl"}, {"findings", to_json(findings)},
                        {"healthy", !needs_attention(findings)}};
     if (m.ceiling) doc["ceiling"] = to_json(*m.ceiling);
-    if (m.map.matrix) doc["pairwise"] = to_json(*m.map.matrix);
+    if (const PairMatrix* first = m.map.first()) doc["pairwise"] = to_json(*first);
     if (m.map.failure) doc["pairwise_failure"] = *m.map.failure;
+    if (m.node_gpus) doc["node_gpus"] = node_gpus_json(*m.node_gpus);
     write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
     std::cerr << "commtune: findings written to " << launch.json_path << "\n";
   }
   return needs_attention(findings) ? 1 : 0;
 }
 
+// The doctor's maps: the main one (ranks of one node, or the nodes), and with several nodes the
+// GPUs inside each node.
+struct DoctorMaps {
+  NcclPairwisePlan main;
+  std::optional<NcclPairwisePlan> node_gpus;
+  std::vector<std::string> hosts;  // each node's host, in the node maps' order
+};
+
+// Rank 0: the map's tables, under a line that says what they are.
+void print_map(const NcclPairwiseMap& map, const std::string& what, std::ostream& out) {
+  out << "# commtune doctor: " << what << "\n";
+  if (const PairMatrix* first = map.first()) write_matrix(*first, out);
+}
+
+std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const WorkerCommand& command, const DoctorLaunch& launch,
+                                             const DoctorMaps& maps, const AgreedDeviceFacts& facts) {
+  if (!maps.node_gpus) return std::nullopt;
+  NodeGpuMaps out{measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus), maps.hosts, std::nullopt};
+  if (control.rank() != 0) return out;
+  PathFacts inside = nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes);  // one node: no NIC in the path
+  inside.nodes = 1;
+  out.ceiling = path_ceiling(inside);
+  for (std::size_t g = 0; g < out.map.matrices.size(); ++g) {
+    if (out.map.matrices[g].size() < 2) continue;
+    std::cout << "# commtune doctor: the GPUs of node " << out.hosts.at(g) << ", pairwise map of " << out.map.matrices[g].size()
+              << " ranks through NCCL workers (all nodes at once)\n";
+    write_matrix(out.map.matrices[g], std::cout);
+  }
+  return out;
+}
+
 int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command, const SupervisorLayout& layout,
-              const nlohmann::json& probe, const NcclPairwisePlan& plan) {
+              const nlohmann::json& probe, const DoctorMaps& maps) {
   refuse_bad_output(control, launch);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling = job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, plan);
-  if (control.rank() == 0) {
-    std::cout << "# commtune doctor: " << launch.choice.reason << ", pairwise map of " << plan.names.size() << " "
-              << plan.unit << "s through NCCL workers\n";
-    if (map.matrix) write_matrix(*map.matrix, std::cout);
-  }
+  const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, maps.main);
+  if (control.rank() == 0)
+    print_map(map, launch.choice.reason + ", pairwise map of " + std::to_string(maps.main.groups.front().size()) + " " + maps.main.unit +
+                       "s through NCCL workers", std::cout);
+  const std::optional<NodeGpuMaps> node_gpus = measure_node_gpus(control, command, launch, maps, facts);
   const DoctorSweep swept = sweep_cases(control, launch, command, layout, facts, ceiling);
-  const std::vector<Finding> confirmed =
-      confirmed_slow_nodes(control, map.matrix, [&] { return measure_nccl_pairwise(control, command, launch.nccl, plan).matrix; });
+  const auto first_matrix = [](const NcclPairwiseMap& m) { return m.first() ? std::optional<PairMatrix>(*m.first()) : std::nullopt; };
+  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, first_matrix(map), [&] {
+    return first_matrix(measure_nccl_pairwise(control, command, launch.nccl, maps.main));
+  });
   int code = 0;
   if (control.rank() == 0) {
-    const Measured measured{map, swept.cases, ceiling, swept.hosts};
+    const Measured measured{map, swept.cases, ceiling, swept.hosts, node_gpus};
     const std::vector<Finding> more = measured_findings(measured, confirmed);
     findings.insert(findings.end(), more.begin(), more.end());
     code = conclude(launch, std::move(findings), measured);
@@ -207,7 +332,7 @@ int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {
   layout.devices = devices_for(0, layout.nranks, gpus);
   for (int r = 0; r < layout.nranks; ++r) layout.ranks.push_back(r);
   LocalControlPlane control;
-  return doctor_on(control, launch, command, layout, probe, local_plan(layout, launch.quick));
+  return doctor_on(control, launch, command, layout, probe, DoctorMaps{local_plan(layout, launch.quick), std::nullopt, {}});
 }
 
 int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
@@ -228,7 +353,11 @@ int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
       failure = e.what();
     }
     if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-    return doctor_on(control, launch, command, layout, probe, launched_plan(control, layout.devices.front(), launch.quick));
+    const JobNodes nodes = job_nodes(control);
+    const int device = layout.devices.front();
+    DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
+    if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
+    return doctor_on(control, launch, command, layout, probe, maps);
   });
 }
 

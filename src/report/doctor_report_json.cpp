@@ -50,6 +50,19 @@ PairMap map_from_json(const json& m, const std::string& where) {
   return map;
 }
 
+std::vector<NodeGpuMap> node_gpus_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) bad_value(where, "an object with \"maps\"", j);
+  const json& maps = list_at(required_field(j, "maps", where), where + ".maps");
+  if (maps.size() > kMaxMapMembers) bad_value(where + ".maps", "at most " + std::to_string(kMaxMapMembers) + " maps", maps);
+  std::vector<NodeGpuMap> out;
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    const std::string path = where + ".maps[" + std::to_string(i) + "]";
+    if (!maps[i].is_object()) bad_value(path, "an object with \"host\" and \"pairwise\"", maps[i]);
+    out.push_back(NodeGpuMap{field_as<std::string>(maps[i], "host", path), map_from_json(required_field(maps[i], "pairwise", path), path + ".pairwise")});
+  }
+  return out;
+}
+
 }  // namespace
 
 bool is_doctor_json(const json& j) { return j.is_object() && j.contains("tool") && j["tool"] == "commtune doctor"; }
@@ -63,6 +76,7 @@ DoctorDocument doctor_document_from_json(const json& j, const std::string& origi
     doc.findings.push_back(finding_from_json(findings[i], origin + ": findings[" + std::to_string(i) + "]"));
   if (j.contains("ceiling")) doc.ceiling = ceiling_from_json(j["ceiling"], origin + ": ceiling");
   if (j.contains("pairwise")) doc.pairwise = map_from_json(j["pairwise"], origin + ": pairwise");
+  if (j.contains("node_gpus")) doc.node_gpus = node_gpus_from_json(j["node_gpus"], origin + ": node_gpus");
   return doc;
 }
 

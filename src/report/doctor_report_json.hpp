@@ -1,6 +1,6 @@
 #pragma once
 // Reading back the doctor's JSON (`commtune doctor --json`): its findings, whether the machine is
-// healthy, the path's ceiling and the pairwise map, for `commtune report`. Validated like every
+// healthy, the path's ceiling, the pairwise map and the maps of each node's GPUs, for `commtune report`. Validated like every
 // input (InputError naming the file and the JSON path): "tool": "commtune doctor", known
 // severities, a square map of non-negative numbers (null on the diagonal) with one name per
 // member. Unknown fields are left alone.
@@ -24,11 +24,18 @@ struct PairMap {
   std::vector<std::vector<std::optional<double>>> gbps, latency_us;  // [from][to]
 };
 
+// The map of the GPUs inside one node (NCCL doctor, multi-node jobs).
+struct NodeGpuMap {
+  std::string host;
+  PairMap map;
+};
+
 struct DoctorDocument {
   bool healthy = true;
   std::vector<Finding> findings;
   std::optional<Ceiling> ceiling;
   std::optional<PairMap> pairwise;
+  std::vector<NodeGpuMap> node_gpus;  // "node_gpus": {"maps": [{"host": H, "pairwise": MAP}, ...]}
 };
 
 bool is_doctor_json(const nlohmann::json& j);

@@ -32,12 +32,14 @@ std::string map_words(const PairMap& map) {
   return "from " + html::number(lo, 3) + " GB/s (" + slowest + ", the slowest pair) to " + html::number(hi, 3) + " GB/s.";
 }
 
-std::string map_figure(const PairMap& map, const std::string& path) {
-  html::Heatmap heat{"Pairwise bandwidth (" + html::binary_size(static_cast<double>(map.message_bytes)) + " messages)", "",
-                     map.members, map.gbps, "GB/s"};
-  heat.description = "Bandwidth between every pair of " + std::to_string(map.members.size()) + " " + map.member_kind +
-                     "s, row sends to column: " + map_words(map);
-  return html::render_figure({path + "-pairwise", heat.title, html::render_heatmap(heat), heat.description, pair_table(map)});
+// `of`: what the members are part of ("" for the main map; "node n2" for a node's GPUs).
+std::string map_figure(const PairMap& map, const std::string& id, const std::string& of) {
+  const std::string title = (of.empty() ? "Pairwise bandwidth" : "GPUs of " + of + ": pairwise bandwidth");
+  html::Heatmap heat{title + " (" + html::binary_size(static_cast<double>(map.message_bytes)) + " messages)", "", map.members,
+                     map.gbps, "GB/s"};
+  heat.description = "Bandwidth between every pair of " + std::to_string(map.members.size()) + " " + map.member_kind + "s" +
+                     (of.empty() ? "" : " of " + of) + ", row sends to column: " + map_words(map);
+  return html::render_figure({id, heat.title, html::render_heatmap(heat), heat.description, pair_table(map)});
 }
 
 std::string findings_table(const DoctorDocument& doc) {
@@ -59,7 +61,9 @@ html::Section doctor_section(const DoctorDocument& doc, const std::string& path)
                      std::to_string(doc.findings.size()) + " finding(s).</p>\n";
   if (doc.ceiling)
     body += "<p>Ceiling: " + html::escape(html::number(doc.ceiling->gbps, 4) + " GB/s, " + doc.ceiling->path + " (" + doc.ceiling->basis + ")") + "</p>\n";
-  if (doc.pairwise) body += map_figure(*doc.pairwise, path);
+  if (doc.pairwise) body += map_figure(*doc.pairwise, path + "-pairwise", "");
+  for (std::size_t n = 0; n < doc.node_gpus.size(); ++n)
+    body += map_figure(doc.node_gpus[n].map, path + "-node-gpus-" + std::to_string(n), "node " + doc.node_gpus[n].host);
   body += "<h3>Findings</h3>\n" + findings_table(doc);
   return {"doctor-" + path, "Doctor: " + path, body};
 }

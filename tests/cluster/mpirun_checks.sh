@@ -25,6 +25,32 @@ check_names_nodes "$WORK/table.txt" "$WORK/err.txt" nccl
 "${LAYOUT[@]}" "$WORK/nccl.json" --nranks 8 --nodes 4 --ranks-per-node 2 --devices local-rank --launcher mpirun \
   --launcher-local-ranks --min-cases 18
 
+say "mpirun -np 8: the NCCL doctor maps the 4 nodes, then the GPUs inside every node at once; rank 5 starved of the CPU"
+status=0
+"${MPIRUN[@]}" -np 8 -x COMMTUNE_SIMULATED_CPU_SHARE=5:0.3 "$SIMULATED" doctor --backend nccl --quick --system-root "$ROOT/tests/fixtures/systems/pcie-4gpu" \
+  --json "$WORK/doctor-nccl.json" > "$WORK/doctor-nccl.txt" 2>&1 || status=$?
+[ "$status" -le 1 ] || { tail -20 "$WORK/doctor-nccl.txt"; die "NCCL doctor exit $status"; }
+[ "$(grep -c '^# commtune doctor: the GPUs of node n[1-4], pairwise map of 2 ranks' "$WORK/doctor-nccl.txt")" -eq 4 ] ||
+  { cat "$WORK/doctor-nccl.txt"; die "not one GPU map per node in the terminal"; }
+python3 - "$WORK/doctor-nccl.json" <<'PY' || die "NCCL doctor's maps"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["pairwise"]["member"] == "node" and d["pairwise"]["members"] == ["n1", "n2", "n3", "n4"], d["pairwise"]
+maps = d["node_gpus"]["maps"]
+assert [m["host"] for m in maps] == ["n1", "n2", "n3", "n4"], maps
+ranks = []
+for m in maps:
+    p = m["pairwise"]
+    assert p["member"] == "rank" and len(p["members"]) == 2, p
+    assert p["gbps"][0][1] > 0 and p["gbps"][1][0] > 0 and p["latency_us"][0][1] > 0, p
+    ranks += p["members"]
+assert sorted(ranks) == sorted("rank %d" % r for r in range(8)), ranks
+assert "failure" not in d["node_gpus"] and "pairwise_failure" not in d, d
+assert not [f for f in d["findings"] if f["id"] in ("pairwise-map-failed", "slow-gpu", "slow-pair", "slow-node")], d["findings"]
+stragglers = [f["subject"] for f in d["findings"] if f["id"] == "straggler"]
+assert stragglers == ["rank 5 (host n3)"], d["findings"]
+PY
+
 say "n4 shaped to 100 Mbit: compare against the unshaped run exits 1, large sizes slower than the link allows"
 ALLREDUCE=(sweep --collectives allreduce --placement out -b 8K -e 2M -f 16 -n 8 -w 1)
 "${MPIRUN[@]}" -np 8 "$COMMTUNE" "${ALLREDUCE[@]}" --out "$WORK/fast.json" > /dev/null 2>&1

@@ -145,6 +145,18 @@ TEST(HtmlReport, FixturesOfEveryKindMakeOnePageWithTheExpectedPlots) {
   testing::expect_golden("html/report-fixtures.html", page);
 }
 
+// A multi-node NCCL doctor's JSON also maps the GPUs inside each node: one heatmap per node,
+// titled with its host, after the map of the nodes.
+TEST(HtmlReport, EachNodesGpuMapIsAHeatmapOfItsOwn) {
+  const ReportInput input = fixture("tests/badinput/base/doctor.json");
+  ASSERT_EQ(kind_name(input), "doctor");
+  const std::string page = html_report({input}, "doctor");
+  EXPECT_EQ(count(page, "class=\"plot heatmap\""), 2u);
+  EXPECT_NE(page.find("<h3>GPUs of node n1: pairwise bandwidth (256 KiB messages)</h3>"), std::string::npos) << page;
+  EXPECT_NE(page.find("2 ranks of node n1, row sends to column: from 180 GB/s (rank 1 - rank 0, the slowest pair)"), std::string::npos);
+  EXPECT_LT(page.find("<h3>Pairwise bandwidth"), page.find("<h3>GPUs of node n1"));
+}
+
 TEST(HtmlReport, AFileOfNoKnownKindIsRefusedNamingIt) {
   const std::string path = std::string(COMMTUNE_SOURCE_DIR) + "/tests/badinput/base/config.json";
   try {

@@ -1,10 +1,12 @@
 #pragma once
-// The pairwise map on the NCCL backend: one worker per member (a GPU of one node, or the first GPU
-// of each node), one communicator over the members, and the round-robin schedule driven through
-// the workers under the watchdog: each round, every worker is told its peer (or none), the pairs
-// exchange at once (ncclSend + ncclRecv in one group, both directions), and every supervisor
-// agrees on the round's outcome before the next. A worker that hangs, dies or fails ends the map
-// with the agreed reason; the workers are killed, and nothing waits forever.
+// The pairwise map on the NCCL backend: one worker per member, one communicator per group of
+// members, and the round-robin schedule driven through the workers under the watchdog. A group is
+// one map: the GPUs of one node, or the first GPU of each node. Several groups (the GPUs inside
+// each node of a multi-node job) run at once, each on its own communicator: each round, every
+// worker is told its peer in its group's schedule (or none), the pairs of every group exchange at
+// once (ncclSend + ncclRecv in one group call, both directions), and every supervisor agrees on
+// the round's outcome before the next. A worker that hangs, dies or fails ends the map with the
+// agreed reason; the workers are killed, and nothing waits forever.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,19 +20,32 @@
 namespace commtune {
 
 struct NcclPairwisePlan {
-  std::vector<std::string> names;  // every member's name, in member order (the map's rows)
-  std::string unit = "rank";       // "node" or "rank"
-  std::vector<int> my_members;     // the members this supervisor's workers are (none: it only agrees)
-  std::vector<int> my_devices;     // their CUDA devices
-  PairwiseRequest shape;           // bytes, samples, exchanges per sample (the peer is set per round)
+  // Each group's member names, in member order (one map each, its rows). Every supervisor knows
+  // every group's size; the names are shown by rank 0. A group of fewer than 2 members has no map.
+  std::vector<std::vector<std::string>> groups;
+  std::string unit = "rank";    // "node" or "rank"
+  int my_group = 0;             // the group of this supervisor's workers
+  std::vector<int> my_members;  // their member indices in that group (none: this supervisor only agrees)
+  std::vector<int> my_devices;  // their CUDA devices
+  std::vector<int> my_ranks;    // their job ranks, for messages ("rank 5 worker ..."); empty: the member indices
+  PairwiseRequest shape;        // bytes, samples, exchanges per sample (the peer is set per round)
 };
+
+// A plan of one group: every member's name (the map's rows) and this supervisor's members.
+NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string unit, std::vector<int> my_members,
+                                 std::vector<int> my_devices, const PairwiseRequest& shape);
 
 struct NcclPairwiseMap {
-  std::optional<PairMatrix> matrix;    // control rank 0, when every round was measured
+  // Control rank 0, when every round was measured: one per group, in the plan's order (a group of
+  // fewer than 2 members has no entries).
+  std::vector<PairMatrix> matrices;
   std::optional<std::string> failure;  // every rank: why the map ended early (rank, step, cause)
+
+  const PairMatrix* first() const { return matrices.empty() ? nullptr : &matrices.front(); }
 };
 
-// Every supervisor calls it; member 0 must be a worker of control rank 0 (it makes the unique id).
+// Every supervisor calls it, with the same groups; in each group, the supervisor whose workers
+// include member 0 makes that group's unique id.
 NcclPairwiseMap measure_nccl_pairwise(ControlPlane& control, const WorkerCommand& command, const NcclRunOptions& run,
                                       const NcclPairwisePlan& plan);
 
