@@ -12,14 +12,19 @@
 #   - the between-run noise: the 95th percentile of |run median / case median - 1| over every run
 #     of every identical sweep (what --run-noise stands for), and the same within one sweep.
 #   - the single-run view: S extra sweeps without --repeat, compared pairwise (widened verdicts).
+#   - the CI gate of docs/compare.md, several launches a side: every way of splitting the
+#     identical sweeps into SET baseline files and SET current files (`compare --baseline x SET
+#     --current x SET`: false alarms, target <= 5%), and every SET of identical sweeps against the
+#     first SET slow sweeps (power, target >= 95%). Needs SWEEPS >= 2 x SET and SLOWS >= SET.
 #
-# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=6 REPEAT=4 SINGLES=6 NP=4;
-#   RUN_NOISE=D passes --run-noise D to compare; KEEP=DIR keeps the sweeps, or compares them again)
+# Usage: scripts/bench-compare-noise.sh [BUILD_DIR]   (env: SWEEPS=8 SLOWS=4 REPEAT=4 SINGLES=6
+#   NP=4 SET=4; RUN_NOISE=D passes --run-noise D to compare; KEEP=DIR keeps the sweeps, or
+#   compares them again)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 commtune=$build/commtune
-sweeps=${SWEEPS:-6} repeat=${REPEAT:-4} singles=${SINGLES:-6} np=${NP:-4}
+sweeps=${SWEEPS:-8} slows=${SLOWS:-4} repeat=${REPEAT:-4} singles=${SINGLES:-6} np=${NP:-4} set=${SET:-4}
 # KEEP=DIR keeps the sweeps' files there (and, when they are there already, only compares them again).
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 sweep() {  # OUT [--repeat R]
@@ -28,23 +33,30 @@ sweep() {  # OUT [--repeat R]
 }
 start=$(date +%s)
 load_before=$(cut -d' ' -f1 /proc/loadavg)
-[ -e "$work/single-$singles.json" ] || for i in $(seq "$sweeps"); do
-  sweep "$work/same-$i.json" --repeat "$repeat"
-  OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=1 sweep "$work/slow-$i.json" --repeat "$repeat"
-done
-[ -e "$work/single-$singles.json" ] || for i in $(seq "$singles"); do sweep "$work/single-$i.json"; done
-echo "# bench-compare-noise: $sweeps sweeps x --repeat $repeat, $sweeps forced basic_linear, $singles single-run sweeps; $np ranks; $(( $(date +%s) - start )) s; load average $load_before before, $(cut -d' ' -f1 /proc/loadavg) after"
-exec python3 - "$commtune" "$work" "$sweeps" "$singles" <<'PY'
+# Interleaved: identical and slow sweeps alternate while both remain, so that drift of the
+# machine falls on both kinds alike.
+if [ ! -e "$work/single-$singles.json" ]; then
+  for i in $(seq "$(( sweeps > slows ? sweeps : slows ))"); do
+    [ "$i" -le "$sweeps" ] && sweep "$work/same-$i.json" --repeat "$repeat"
+    [ "$i" -le "$slows" ] && OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=1 sweep "$work/slow-$i.json" --repeat "$repeat"
+  done
+  for i in $(seq "$singles"); do sweep "$work/single-$i.json"; done
+fi
+echo "# bench-compare-noise: $sweeps sweeps x --repeat $repeat, $slows forced basic_linear, $singles single-run sweeps; $np ranks; $(( $(date +%s) - start )) s; load average $load_before before, $(cut -d' ' -f1 /proc/loadavg) after"
+exec python3 - "$commtune" "$work" "$sweeps" "$singles" "$slows" "$set" <<'PY'
 import itertools, json, os, statistics, subprocess, sys
-commtune, work, sweeps, singles = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-def compare(a, b):
+commtune, work, sweeps, singles, slows, set_size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+def compare_sets(baseline, current):
     noise = ["--run-noise", os.environ["RUN_NOISE"]] if os.environ.get("RUN_NOISE") else []
-    p = subprocess.run([commtune, "compare", a, b, "--format", "json"] + noise, capture_output=True, text=True)
+    sides = [arg for path in baseline for arg in ("--baseline", path)] + [arg for path in current for arg in ("--current", path)]
+    p = subprocess.run([commtune, "compare"] + sides + ["--format", "json"] + noise, capture_output=True, text=True)
     if p.returncode not in (0, 1):
-        sys.exit(f"compare {a} {b} exited {p.returncode}: {p.stderr}")
+        sys.exit(f"compare {baseline} {current} exited {p.returncode}: {p.stderr}")
     return p.returncode, json.loads(p.stdout)
+def compare(a, b):
+    return compare_sets([a], [b])
 same = [f"{work}/same-{i}.json" for i in range(1, sweeps + 1)]
-slow = [f"{work}/slow-{i}.json" for i in range(1, sweeps + 1)]
+slow = [f"{work}/slow-{i}.json" for i in range(1, slows + 1)]
 single = [f"{work}/single-{i}.json" for i in range(1, singles + 1)]
 def cases(path):
     return {(c["bytes"], c["placement"]): c for c in json.load(open(path))["cases"] if c["status"] == "ok"}
@@ -94,4 +106,23 @@ for a, b in itertools.product(same, slow):
     for k in slower_at: per_size[k] += verdicts.get(k) == "SLOWER"
 print("power per size: " + ", ".join(f"{b // 1024} KiB {p} {n}/{total}" for (b, p), n in per_size.items()))
 print(f"power: {found}/{total} pairs find SLOWER at every size where basic_linear is slower ({found / total:.1%}; target >= 95%); {exits}/{total} exit 1")
+# The CI gate: SET launches a side.
+if sweeps >= 2 * set_size and slows >= set_size:
+    splits = [(list(b), [f for f in same if f not in b]) for b in itertools.combinations(same, set_size)]
+    splits = [(b, c[:set_size]) for b, c in splits]
+    alarms = sum(compare_sets(b, c)[0] == 1 for b, c in splits)
+    print(f"gate, {set_size} launches a side: false alarms {alarms}/{len(splits)} splits of the {sweeps} identical sweeps exit 1 "
+          f"({alarms / len(splits):.1%}; target <= 5%)")
+    found = exits = 0
+    per_size = {k: 0 for k in slower_at}
+    subsets = list(itertools.combinations(same, set_size))
+    for b in subsets:
+        code, report = compare_sets(list(b), slow[:set_size])
+        verdicts = {(c["bytes"], c["placement"]): c["verdict"] for c in report["cases"]}
+        exits += code == 1
+        found += all(verdicts.get(k) == "SLOWER" for k in slower_at)
+        for k in slower_at: per_size[k] += verdicts.get(k) == "SLOWER"
+    print(f"gate, {set_size} launches a side: power per size: " + ", ".join(f"{b // 1024} KiB {p} {n}/{len(subsets)}" for (b, p), n in per_size.items()))
+    print(f"gate, {set_size} launches a side: power {found}/{len(subsets)} sets of identical sweeps against the first {set_size} slow "
+          f"sweeps find SLOWER at every size where basic_linear is slower ({found / len(subsets):.1%}; target >= 95%); {exits}/{len(subsets)} exit 1")
 PY

@@ -1,7 +1,7 @@
 #pragma once
 // The straggler rank, from two kinds of evidence.
 //
-// 1. Its share of the CPU (`straggler`; information until its rates hold, docs/doctor.md): a busy-polling MPI rank (Open MPI waits by polling) runs
+// 1. Its share of the CPU (`straggler`, a warning; docs/doctor.md gives its rates): a busy-polling MPI rank (Open MPI waits by polling) runs
 // whenever the scheduler lets it, so its CPU seconds / wall seconds over the timed loops is the
 // share of the time it could run. A rank under a CPU limit, or on a core that other work takes,
 // gets less than the others, and the others wait for it wherever they need its data (inside the
