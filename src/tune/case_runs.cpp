@@ -1,8 +1,10 @@
 #include "tune/case_runs.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/collective_traits.hpp"
+#include "measure/statistics.hpp"
 #include "plan/sizes.hpp"
 #include "results/results_input.hpp"
 
@@ -17,7 +19,14 @@ std::vector<double> run_figures(const CaseResult& r, TimeBasis basis) {
   return {};
 }
 
-void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_file, std::size_t first_pass) {
+// Where this file's runs of a case go: each its own pass (first_pass, first_pass + 1, ...), or,
+// with `launch` set, one figure for the whole file, the median of its runs, as pass `launch`.
+struct Placing {
+  std::size_t first_pass = 0;
+  std::optional<std::size_t> launch;
+};
+
+void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_file, const Placing& placing) {
   if (side.status != CaseStatus::Ok) return;
   if (r.status != CaseStatus::Ok) {
     side.status = r.status;
@@ -25,11 +34,13 @@ void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_f
     side.runs = {};
     return;
   }
-  const std::vector<double> figures = run_figures(r, basis);
+  std::vector<double> figures = run_figures(r, basis);
+  const bool several = figures.size() > 1;
+  if (placing.launch && several) figures = {summarize(figures).median};
   side.runs.run_us.insert(side.runs.run_us.end(), figures.begin(), figures.end());
-  for (std::size_t j = 0; j < figures.size(); ++j) side.runs.pass.push_back(first_pass + j);
+  for (std::size_t j = 0; j < figures.size(); ++j) side.runs.pass.push_back(placing.launch ? *placing.launch : placing.first_pass + j);
   if (first_file && basis == TimeBasis::Median) side.first = r.time_us;
-  const bool one_run = side.runs.run_us.size() == 1 && basis == TimeBasis::Median;
+  const bool one_run = side.runs.run_us.size() == 1 && !several && basis == TimeBasis::Median;
   side.runs.ci_low = one_run ? r.time_us.median_ci_low : 0;
   side.runs.ci_high = one_run ? r.time_us.median_ci_high : 0;
 }
@@ -60,6 +71,7 @@ TimeBasis time_basis(const std::vector<const ResultsDocument*>& documents) {
 Side gather_side(const std::vector<const ResultsDocument*>& documents, const std::vector<std::string>& origins,
                  TimeBasis basis) {
   Side side;
+  const bool by_launch = documents.size() >= 2;
   for (std::size_t i = 0; i < documents.size(); ++i) {
     std::size_t left_out = 0, file_passes = 0;
     for (const CaseResult& r : documents[i]->cases) {
@@ -67,10 +79,10 @@ Side gather_side(const std::vector<const ResultsDocument*>& documents, const std
         ++left_out;
         continue;
       }
-      add_case(side.cases[compare_key(r)], r, basis, i == 0, side.passes);
+      add_case(side.cases[compare_key(r)], r, basis, i == 0, Placing{side.passes, by_launch ? std::optional<std::size_t>(i) : std::nullopt});
       file_passes = std::max(file_passes, run_figures(r, basis).size());
     }
-    side.passes += file_passes;
+    side.passes += by_launch ? 1 : file_passes;
     if (left_out > 0)
       side.notes.push_back(origins[i] + ": " + std::to_string(left_out) +
                            " case(s) without nccl-tests' time (nccl_tests_us) left out");

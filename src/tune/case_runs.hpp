@@ -1,7 +1,11 @@
 #pragma once
 // One side of a comparison (the baseline, or the current run), gathered from one or more results
 // files: per case, every run's figure, in file order, then run order. A repeated sweep's case
-// gives its run_medians_us; a single run its median (and the median's interval). On the nccl-tests
+// gives its run_medians_us; a single run its median (and the median's interval). A side of several
+// files counts launches, not runs: each file is one figure per case (the median of its runs) and
+// one pass, since the runs of one launch share its conditions (rank placement, the machine's
+// state) and are not exchangeable with another launch's; the rank test and the permutation test
+// then run over launches. On the nccl-tests
 // basis (when either side is an nccl-tests JSON file) a commtune case gives nccl-tests' figure of
 // each run (nccl_tests_run_us, nccl_tests_us), and a case without it is left out.
 #include <map>
@@ -34,7 +38,7 @@ struct SideCase {
 
 struct Side {
   std::map<CompareKey, SideCase> cases;
-  std::size_t passes = 0;          // the side's passes over its plan: each file's runs, numbered in file order
+  std::size_t passes = 0;          // the side's passes over its plan: each file's runs, numbered in file order (several files: one per file)
   std::vector<std::string> notes;  // cases left out for want of an nccl-tests figure
 };
 

@@ -47,6 +47,7 @@ struct RunRule {
   // Launches (results files) a side's runs come from: the runs of one launch share its conditions
   // (the placement of its ranks, the state of the machine), which no run inside it shows, so
   // fewer than kRankOrderings orderings of launches widen the baseline band as too few runs do.
+  // (A side of several files gives one figure per launch: tune/case_runs.hpp.)
   std::size_t baseline_launches = 0, current_launches = 0;  // 0: not known (runs are launches)
 };
 

@@ -2,10 +2,12 @@
 // slower, one 10% faster, one failing): verdicts, exit decision and golden outputs.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "report/compare_writers.hpp"
+#include "tune/case_runs.hpp"
 #include "tune/regression_compare.hpp"
 #include "tune_test_support.hpp"
 #include "unit/golden.hpp"
@@ -125,6 +127,80 @@ TEST(Compare, GoldenMarkdownAndJsonOfRepeatedRuns) {
   write_compare_json(report, js);
   expect_golden("tune/compare-repeated.md", md.str());
   expect_golden("tune/compare-repeated.json", js.str());
+}
+
+// Synthetic launches (docs/compare.md): each launch scales every case by its own factor
+// (lognormal, `sigma`; with `outliers`, one launch in six twice as slow, as the 2-core VM's
+// launches whose ranks shared cores worse), each of its 4 runs adds 10% noise. A CI gate of 4
+// launches a side (files) is judged on launches: each file one figure per case, its runs' median.
+struct LaunchModel {
+  double sigma = 0.15;
+  bool outliers = false;
+  std::mt19937_64 rng{2026};
+  ResultsDocument launch(const ResultsDocument& base, double shift) {
+    std::lognormal_distribution<double> launch_factor(0, sigma), run_noise(0, 0.1);
+    std::uniform_int_distribution<int> one_in(1, 6);
+    const double factor = launch_factor(rng) * (outliers && one_in(rng) == 1 ? 2 : 1) * shift;
+    ResultsDocument d = base;
+    for (auto& r : d.cases) {
+      r.run_medians_us.clear();
+      for (int k = 0; k < 4; ++k) r.run_medians_us.push_back(r.time_us.median * factor * run_noise(rng));
+    }
+    return d;
+  }
+};
+
+ResultsDocument few_cases() {
+  ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
+  std::erase_if(base.cases, [](const CaseResult& r) {
+    return r.setting != "default" || r.spec.collective != Collective::AllReduce || r.spec.placement != Placement::OutOfPlace;
+  });
+  return base;
+}
+
+int gate_exits(LaunchModel& model, const ResultsDocument& base, double shift, bool every_case) {
+  std::vector<ResultsDocument> b, c;
+  for (int i = 0; i < 4; ++i) b.push_back(model.launch(base, 1)), c.push_back(model.launch(base, shift));
+  std::vector<const ResultsDocument*> bp, cp;
+  std::vector<std::string> names;
+  for (int i = 0; i < 4; ++i) bp.push_back(&b[i]), cp.push_back(&c[i]), names.push_back("f" + std::to_string(i));
+  const CompareReport report = compare_results(bp, names, cp, names, CompareOptions{});
+  EXPECT_FALSE(report.any_widened());  // 4 + 4 launches: C(8, 4) = 70 orderings, no widening
+  if (!every_case) return report.regression() ? 1 : 0;
+  return report.count(Verdict::Slower) == report.cases.size() ? 1 : 0;
+}
+
+TEST(Compare, AGateOfFourLaunchesASideHoldsItsFalseAlarmsUnderLaunchNoise) {
+  LaunchModel model{0.3, true};  // harsher than measured: p95 of the launch factor about +-80%, and 2x launches
+  const ResultsDocument base = few_cases();
+  ASSERT_GE(base.cases.size(), 5u);
+  int alarms = 0;
+  for (int trial = 0; trial < 100; ++trial) alarms += gate_exits(model, base, 1.0, false);
+  EXPECT_LE(alarms, 5) << "of 100 A/A gates of 4 + 4 launches";
+}
+
+TEST(Compare, AGateOfFourLaunchesASideFindsATwoAndAHalfTimesSlowdownEverywhere) {
+  LaunchModel model{0.15, false};  // launches within about +-30% (p95) of each other
+  const ResultsDocument base = few_cases();
+  int found = 0;
+  for (int trial = 0; trial < 100; ++trial) found += gate_exits(model, base, 2.6, true);
+  EXPECT_GE(found, 95) << "of 100 gates of 4 + 4 launches, every size SLOWER";
+}
+
+// Several files a side count each file once per case: its runs' median, one pass per file.
+TEST(Compare, SeveralFilesASideAreOneFigurePerLaunch) {
+  const ResultsDocument base = few_cases();
+  ResultsDocument a = base, b = base;
+  for (auto& r : a.cases) r.run_medians_us = {1.0, 2.0, 9.0};
+  for (auto& r : b.cases) r.run_medians_us = {3.0, 4.0};
+  const Side two = gather_side({&a, &b}, {"a", "b"}, TimeBasis::Median);
+  EXPECT_EQ(two.passes, 2u);
+  const SideCase& one = two.cases.begin()->second;
+  EXPECT_EQ(one.runs.run_us, (std::vector<double>{2.0, 3.5}));
+  EXPECT_EQ(one.runs.pass, (std::vector<std::size_t>{0, 1}));
+  const Side single = gather_side({&a}, {"a"}, TimeBasis::Median);  // one file: every run, one pass each
+  EXPECT_EQ(single.passes, 3u);
+  EXPECT_EQ(single.cases.begin()->second.runs.run_us, (std::vector<double>{1.0, 2.0, 9.0}));
 }
 
 }  // namespace
