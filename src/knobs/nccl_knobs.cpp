@@ -223,6 +223,8 @@ bool is_config_knob(std::string_view name) { return name == "NCCL_MIN_CTAS" || n
 
 void validate_nccl_knob(const std::string& name, const std::string& value) { check_knob(name, value, {}); }
 
+bool is_nccl_knob(std::string_view name) { return knob_table().find(name) != knob_table().end(); }
+
 std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout) {
   const std::string algo = value_of(setting, "NCCL_ALGO");
   if (algo.empty() || !setting.applies_to(c)) return std::nullopt;

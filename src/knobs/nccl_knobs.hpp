@@ -36,6 +36,9 @@ std::optional<std::string> layout_conflict(const Setting& setting, Collective c,
 // build's extra knobs are not in it): what an export may write.
 void validate_nccl_knob(const std::string& name, const std::string& value);
 
+// Whether `name` is a knob of the product's NCCL table.
+bool is_nccl_knob(std::string_view name);
+
 // Every knob of `setting`, for the collectives of the sweep it applies to; `extra` adds knobs
 // beyond NCCL's own (the test build's fault knob; the product has none).
 void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives,

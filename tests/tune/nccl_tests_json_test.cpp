@@ -10,7 +10,9 @@
 #include "report/compare_writers.hpp"
 #include "results/nccl_tests_json.hpp"
 #include "results/results_input.hpp"
+#include "tune/nccl_tests_settings.hpp"
 #include "tune/regression_compare.hpp"
+#include "tune/tuner.hpp"
 #include "tune_test_support.hpp"
 #include "unit/golden.hpp"
 
@@ -113,6 +115,86 @@ TEST(NcclTestsJson, ASingleRunHistoryIsWidened) {
                                                fixture("nccl-results-8ranks-repeat3.json"), CompareOptions{0.05, 0.5});
   EXPECT_EQ(strict.count(Verdict::Slower), 0u);  // inside a 50% noise: AMBIGUOUS
   EXPECT_EQ(strict.count(Verdict::Ambiguous), 4u);
+}
+
+// An nccl-tests history of one setting per run: the -N3 fixture as run under its environment, and
+// again with NCCL_ALGO=Tree added and times scaled (Tree 30% slower below 64 KiB, 30% faster
+// from there).
+nlohmann::json history_file(const std::vector<std::string>& more_env, double small_factor, double large_factor) {
+  nlohmann::json j = read_json_file(source_path("tests/fixtures/nccl-tests-v3-all_reduce_perf-N3.json"));
+  for (const auto& e : more_env) j["env"].push_back(e);
+  for (auto& r : j["results"]) {
+    const double f = r["size"].get<std::uint64_t>() >= 65536 ? large_factor : small_factor;
+    for (const char* half : {"out_of_place", "in_place"})
+      if (r[half].is_object()) r[half]["time"] = r[half]["time"].get<double>() * f;
+  }
+  return j;
+}
+
+NcclTestsSweep history(const std::vector<nlohmann::json>& files) {
+  std::vector<ResultsDocument> docs;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    names.push_back("h" + std::to_string(i) + ".json");
+    docs.push_back(nccl_tests_from_json(files[i], names.back()));
+  }
+  return nccl_tests_sweep(docs, names);
+}
+
+TEST(NcclTestsTune, EachSetOfForcedKnobsIsASettingAndTheSitesCommonKnobsAreNone) {
+  // Both files carry NCCL_IB_HCA=mlx5 (the site's) and NCCL_DEBUG=WARN (diagnostics): neither is a setting.
+  const NcclTestsSweep sweep = history({history_file({}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.7)});
+  ASSERT_EQ(sweep.document.settings.size(), 2u);
+  EXPECT_EQ(sweep.document.settings[0].name, "default");
+  EXPECT_TRUE(sweep.document.settings[0].knobs.empty());
+  EXPECT_EQ(sweep.document.settings[1].name, "algo:Tree");
+  EXPECT_EQ(sweep.document.settings[1].knobs, (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}}));
+  ASSERT_EQ(sweep.document.cases.size(), 2u * 12u);
+  for (const auto& c : sweep.document.cases) EXPECT_EQ(c.run_medians_us.size(), 3u) << c.setting << " " << c.spec.bytes;  // -N 3
+  EXPECT_TRUE(sweep.notes.empty());
+  const Recommendation rec = tune(sweep.document, TuneOptions{});
+  int tree = 0, stays = 0;
+  for (const auto& choice : rec.sizes) {
+    if (choice.winner == "algo:Tree") {
+      ++tree;
+      EXPECT_GE(choice.bytes, 65536u);
+    } else {
+      ++stays;
+      EXPECT_LT(choice.bytes, 65536u);
+    }
+  }
+  EXPECT_EQ(tree, 3);
+  EXPECT_EQ(stays, 3);
+}
+
+TEST(NcclTestsTune, FilesOfOneSettingAreItsLaunches) {
+  const NcclTestsSweep sweep =
+      history({history_file({}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.7), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.72)});
+  ASSERT_EQ(sweep.document.settings.size(), 2u);
+  for (const auto& c : sweep.document.cases) EXPECT_EQ(c.run_medians_us.size(), c.setting == "default" ? 3u : 6u);
+}
+
+TEST(NcclTestsTune, WithoutADefaultRunOrWithOneSettingThereIsNothingToJudge) {
+  try {
+    history({history_file({"NCCL_ALGO=Ring"}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1, 1)});
+    FAIL() << "no default";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the default (none forced) is the baseline"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(history({history_file({"NCCL_ALGO=Tree"}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1, 1)}), InputError);
+}
+
+TEST(NcclTestsTune, AKnobValueCommtuneRefusesNamesTheFileAndOtherVariablesAreNoted) {
+  try {
+    history({history_file({}, 1, 1), history_file({"NCCL_PROTO=Fast"}, 1, 1)});
+    FAIL() << "NCCL_PROTO=Fast accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("h1.json: env NCCL_PROTO"), std::string::npos) << e.what();
+  }
+  const NcclTestsSweep sweep = history({history_file({"NCCL_SOMETHING_NEW=1"}, 1, 1), history_file({"NCCL_PROTO=LL"}, 1, 1)});
+  ASSERT_EQ(sweep.notes.size(), 1u);
+  EXPECT_NE(sweep.notes[0].find("NCCL_SOMETHING_NEW differs between the files"), std::string::npos) << sweep.notes[0];
+  EXPECT_EQ(setting_name_of({{"NCCL_ALGO", "^NVLS,CollNet"}, {"NCCL_PROTO", "LL128"}}), "algo:.NVLS.CollNet+proto:LL128");
 }
 
 }  // namespace
