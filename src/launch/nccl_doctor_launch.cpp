@@ -4,12 +4,9 @@
 #include <iostream>
 #include <memory>
 
-#include "backend/mpi/mpi_environment.hpp"
 #include "backend/nccl/supervisor/device_setup.hpp"
 #include "backend/nccl/supervisor/nccl_pairwise.hpp"
-#include "control/deadline_control_plane.hpp"
 #include "control/local_control_plane.hpp"
-#include "control/mpi_control_plane.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
 #include "host/provenance.hpp"
@@ -336,29 +333,14 @@ int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {
 }
 
 int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
-  if (launch.nccl.ranks > 0) throw InputError("--ranks is for launcher-free runs; under mpirun/srun use -np");
-  int argc = launch.argc;
-  char** argv = launch.argv;
-  MpiEnvironment environment(argc, argv);
-  return report_input_errors(environment, [&] {
-    MpiControlPlane mpi;
-    DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
-    std::optional<std::string> failure;
-    nlohmann::json probe;
-    SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
-    try {
-      probe = probe_devices(command, launch.nccl);
-      layout.devices = devices_for(mpi.locality().local_rank, 1, device_count(probe));
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-    if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-    const JobNodes nodes = job_nodes(control);
-    const int device = layout.devices.front();
-    DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
-    if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
-    return doctor_on(control, launch, command, layout, probe, maps);
-  });
+  return run_supervisors_under_mpi(launch.argc, launch.argv, launch.nccl, command,
+                                   [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
+                                     const JobNodes nodes = job_nodes(control);
+                                     const int device = layout.devices.front();
+                                     DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
+                                     if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
+                                     return doctor_on(control, launch, command, layout, probe, maps);
+                                   });
 }
 
 }  // namespace

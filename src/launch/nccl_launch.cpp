@@ -1,16 +1,12 @@
 #include "launch/backend_launches.hpp"
 
-#include <mpi.h>
 
 #include <cstdlib>
 #include <iostream>
 
 #include "backend/nccl/supervisor/nccl_backend.hpp"
-#include "backend/mpi/mpi_environment.hpp"
 #include "core/errors.hpp"
-#include "control/deadline_control_plane.hpp"
 #include "control/local_control_plane.hpp"
-#include "control/mpi_control_plane.hpp"
 #include "backend/nccl/supervisor/device_setup.hpp"
 #include "host/environment_tuner_plugin.hpp"
 #include "host/launcher.hpp"
@@ -56,15 +52,6 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   return facts;
 }
 
-}  // namespace
-
-std::chrono::milliseconds control_deadline(const NcclRunOptions& run) {
-  const double longest_step = std::max({run.init_timeout_s, run.case_timeout_s, 10.0});
-  return std::chrono::milliseconds(static_cast<long long>((2 * longest_step + 10) * 1000));
-}
-
-namespace {
-
 // The default setting records what NCCL chose unless the workers' environment loads a tuner of its own.
 NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command) {
   NcclRunOptions run = launch.nccl;
@@ -105,36 +92,11 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   return run_supervised(launch, control, layout, command, probe, 0);
 }
 
-}  // namespace
-
-[[noreturn]] void end_job(const std::string& message) {
-  std::cerr << "commtune: error: " << message << std::endl;
-  std::_Exit(75);  // mpirun / srun then stop every other rank
-}
-
-namespace {
-
 int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
-  if (launch.nccl.ranks > 0) throw InputError("--ranks is for launcher-free runs; under mpirun/srun use -np");
-  int argc = launch.argc;
-  char** argv = launch.argv;
-  MpiEnvironment environment(argc, argv);
-  return report_input_errors(environment, [&] {
-    MpiControlPlane mpi;
-    const int local_rank = mpi.locality().local_rank;  // GPU = local rank on each node
-    DeadlineControlPlane control(mpi, control_deadline(launch.nccl), end_job);
-    std::optional<std::string> failure;
-    nlohmann::json probe;
-    SupervisorLayout layout{mpi.size(), {mpi.rank()}, {}, 1};
-    try {
-      probe = probe_devices(command, launch.nccl);
-      layout.devices = devices_for(local_rank, 1, device_count(probe));
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-    if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-    return run_supervised(launch, control, layout, command, probe, local_rank);
-  });
+  return run_supervisors_under_mpi(launch.argc, launch.argv, launch.nccl, command,
+                                   [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
+                                     return run_supervised(launch, control, layout, command, probe, control.locality().local_rank);
+                                   });
 }
 
 }  // namespace
