@@ -186,11 +186,16 @@ void refuse_bad_output(ControlPlane& control, const DoctorLaunch& launch) {
 }
 
 // What rank 0 has measured, for the findings and the --json.
-// The maps of the GPUs inside each node (multi-node jobs): one per node, its host beside it.
+// The maps of the GPUs inside each node (multi-node jobs): one per node of 2 or more ranks.
+struct NodeGpuMatrix {
+  std::string host;
+  PairMatrix matrix;
+};
+
 struct NodeGpuMaps {
-  NcclPairwiseMap map;
-  std::vector<std::string> hosts;  // hosts[g]: the node of map.matrices[g]
-  std::optional<Ceiling> ceiling;  // the path inside a node (NVLink or PCIe)
+  std::vector<NodeGpuMatrix> nodes;    // rank 0's
+  std::optional<std::string> failure;  // why the maps ended early
+  std::optional<Ceiling> ceiling;      // the path inside a node (NVLink or PCIe)
 };
 
 struct Measured {
@@ -223,11 +228,9 @@ std::vector<Finding> measured_findings(const Measured& m, const std::vector<Find
     for (auto more : {find_bad_pairs(*first), find_links_below_ceiling(*first, m.ceiling)})
       out.insert(out.end(), more.begin(), more.end());
   if (m.node_gpus) {
-    if (m.node_gpus->map.failure) out.push_back(map_failure(*m.node_gpus->map.failure));
-    for (std::size_t g = 0; g < m.node_gpus->map.matrices.size(); ++g)
-      if (m.node_gpus->map.matrices[g].size() >= 2)
-        for (auto f : node_gpu_findings(m.node_gpus->map.matrices[g], m.node_gpus->hosts.at(g), m.node_gpus->ceiling))
-          out.push_back(std::move(f));
+    if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure));
+    for (const NodeGpuMatrix& node : m.node_gpus->nodes)
+      for (auto f : node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling)) out.push_back(std::move(f));
   }
   const std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
   out.insert(out.end(), stragglers.begin(), stragglers.end());
@@ -238,11 +241,10 @@ std::vector<Finding> measured_findings(const Measured& m, const std::vector<Find
 // of the GPUs inside each node of 2 or more ranks.
 nlohmann::json node_gpus_json(const NodeGpuMaps& n) {
   nlohmann::json maps = nlohmann::json::array();
-  for (std::size_t g = 0; g < n.map.matrices.size(); ++g)
-    if (n.map.matrices[g].size() >= 2) maps.push_back({{"host", n.hosts.at(g)}, {"pairwise", to_json(n.map.matrices[g])}});
+  for (const NodeGpuMatrix& node : n.nodes) maps.push_back({{"host", node.host}, {"pairwise", to_json(node.matrix)}});
   nlohmann::json j{{"maps", maps}};
   if (n.ceiling) j["ceiling"] = to_json(*n.ceiling);
-  if (n.map.failure) j["failure"] = *n.map.failure;
+  if (n.failure) j["failure"] = *n.failure;
   return j;
 }
 
@@ -280,16 +282,18 @@ void print_map(const NcclPairwiseMap& map, const std::string& what, std::ostream
 std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const WorkerCommand& command, const DoctorLaunch& launch,
                                              const DoctorMaps& maps, const AgreedDeviceFacts& facts) {
   if (!maps.node_gpus) return std::nullopt;
-  NodeGpuMaps out{measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus), maps.hosts, std::nullopt};
+  NcclPairwiseMap measured = measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus);
+  NodeGpuMaps out{{}, measured.failure, std::nullopt};
   if (control.rank() != 0) return out;
+  for (std::size_t g = 0; g < measured.matrices.size(); ++g)  // a node of one rank has no map
+    if (measured.matrices[g].size() >= 2) out.nodes.push_back({maps.hosts.at(g), std::move(measured.matrices[g])});
   PathFacts inside = nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes);  // one node: no NIC in the path
   inside.nodes = 1;
   out.ceiling = path_ceiling(inside);
-  for (std::size_t g = 0; g < out.map.matrices.size(); ++g) {
-    if (out.map.matrices[g].size() < 2) continue;
-    std::cout << "# commtune doctor: the GPUs of node " << out.hosts.at(g) << ", pairwise map of " << out.map.matrices[g].size()
+  for (const NodeGpuMatrix& node : out.nodes) {
+    std::cout << "# commtune doctor: the GPUs of node " << node.host << ", pairwise map of " << node.matrix.size()
               << " ranks through NCCL workers (all nodes at once)\n";
-    write_matrix(out.map.matrices[g], std::cout);
+    write_matrix(node.matrix, std::cout);
   }
   return out;
 }

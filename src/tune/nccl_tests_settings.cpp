@@ -42,21 +42,18 @@ std::map<std::string, std::string> knobs_of(const ResultsDocument& file, const s
   return knobs;
 }
 
-// The other NCCL_* variables (no knob of commtune's) whose values differ between the files.
+// The other NCCL_* variables (no knob of commtune's) whose values differ between the files, or
+// that some files lack.
 std::vector<std::string> differing_others(const std::vector<ResultsDocument>& files) {
   std::map<std::string, std::set<std::string>> values;
-  for (const auto& f : files) {
-    const auto env = environment_of(f);
-    for (const auto& [name, value] : env)
-      if (!is_nccl_knob(name)) values[name].insert(value);
-  }
+  std::map<std::string, std::size_t> holding;
+  for (const auto& f : files)
+    for (const auto& [name, value] : environment_of(f))
+      if (!is_nccl_knob(name)) values[name].insert(value), ++holding[name];
   std::vector<std::string> notes;
-  for (const auto& [name, seen] : values) {
-    std::size_t holding = 0;
-    for (const auto& f : files) holding += environment_of(f).count(name);
-    if (seen.size() > 1 || holding != files.size())
+  for (const auto& [name, seen] : values)
+    if (seen.size() > 1 || holding[name] != files.size())
       notes.push_back(name + " differs between the files and is no knob of commtune's: ignored (not part of any setting)");
-  }
   return notes;
 }
 

@@ -31,10 +31,9 @@ class MpiBatchTimer : public BatchTimer {
   }
 
  private:
-  // This rank's CPU seconds (the calling thread's) and wall seconds over a timed loop.
-  struct LoopClock {
-    double cpu_s = 0, wall_s = 0;
-  };
+  // This rank's CPU seconds (the calling thread's) and wall seconds over a timed loop; the wall
+  // seconds from MPI_Wtime, the clock of the iterations themselves.
+  using LoopClock = LoopCpuClock::Elapsed;
 
   // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
   // `inside` gets each iteration's seconds inside the call, for the last arrival; `loop` the

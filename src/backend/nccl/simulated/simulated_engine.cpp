@@ -32,10 +32,19 @@ constexpr double kPairBandwidth = 40e9;  // bytes per second per direction
 // Whether `rank` is listed in COMMTUNE_SIMULATED_SLOW_RANK, or the pair in
 // COMMTUNE_SIMULATED_SLOW_LINK ("A-B,C-D"): variables of the simulated machine, which only the
 // test build's simulated engine reads. Either slows the pair's link to a quarter.
+// The entries of a comma list, empty ones included ("" is one empty entry).
+std::vector<std::string> comma_entries(const std::string& text) {
+  std::vector<std::string> entries;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    entries.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return entries;
+}
+
 bool listed_pair(const std::string& list, int a, int b) {
-  for (std::size_t start = 0; start < list.size();) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string entry = list.substr(start, comma - start);
+  for (const std::string& entry : comma_entries(list)) {
     const std::size_t dash = entry.find('-');
     if (dash != std::string::npos) {
       const std::string x = entry.substr(0, dash), y = entry.substr(dash + 1);
@@ -43,7 +52,6 @@ bool listed_pair(const std::string& list, int a, int b) {
     } else if (entry == std::to_string(a) || entry == std::to_string(b)) {
       return true;
     }
-    start = comma + 1;
   }
   return false;
 }
@@ -61,13 +69,9 @@ std::vector<int> visible_gpus() {
     for (int d = 0; d < kSimulatedGpuCount; ++d) gpus.push_back(d);
     return gpus;
   }
-  const std::string text(list);
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string entry = text.substr(start, comma - start);
+  for (const std::string& entry : comma_entries(list)) {
     if (entry.size() != 1 || entry[0] < '0' || entry[0] >= '0' + kSimulatedGpuCount) break;
     gpus.push_back(entry[0] - '0');
-    start = comma + 1;
   }
   return gpus;
 }
@@ -172,16 +176,11 @@ class SimulatedEngine : public WorkerEngine {
   // COMMTUNE_SIMULATED_CPU_SHARE ("RANK:SHARE,...", shares above 0 up to 1) gives this rank, for
   // tests of the straggler finding (a worker starved of the CPU).
   static double host_cpu_share(int rank) {
-    const std::string list = environment_value("COMMTUNE_SIMULATED_CPU_SHARE");
     const std::string prefix = std::to_string(rank) + ":";
-    for (std::size_t start = 0; start < list.size();) {
-      const std::size_t comma = std::min(list.find(',', start), list.size());
-      const std::string entry = list.substr(start, comma - start);
-      if (entry.rfind(prefix, 0) == 0) {
-        const double share = std::strtod(entry.c_str() + prefix.size(), nullptr);
-        if (share > 0 && share <= 1) return share;
-      }
-      start = comma + 1;
+    for (const std::string& entry : comma_entries(environment_value("COMMTUNE_SIMULATED_CPU_SHARE"))) {
+      if (entry.rfind(prefix, 0) != 0) continue;
+      const double share = std::strtod(entry.c_str() + prefix.size(), nullptr);
+      if (share > 0 && share <= 1) return share;
     }
     return 0.95;
   }
