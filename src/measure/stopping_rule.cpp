@@ -12,8 +12,6 @@
 namespace commtune {
 namespace {
 
-constexpr double kBatchSeconds = 0.01;  // batches this long keep the per-batch reduction cheap
-
 // Iterations the next batch may have before the samples pass max_samples: each iteration is a
 // sample in Iteration mode; a batch mean is one sample whatever the batch size (time alone
 // bounds it).
@@ -54,7 +52,7 @@ std::size_t StoppingRule::next_batch(const Sampled& sampled) const {
   if (fixed_iterations) return *fixed_iterations - std::min(sampled.iterations, *fixed_iterations);
   if (sampled.iterations == 0) return min_samples;
   const double per_iteration = std::max(sampled.seconds / static_cast<double>(sampled.iterations), 1e-9);
-  const double budget = std::min(kBatchSeconds, max_time_s - sampled.seconds);
+  const double budget = std::min(max_batch_s, max_time_s - sampled.seconds);
   const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / per_iteration));
   return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room_for(sampled, max_samples), 1));
 }

@@ -38,6 +38,10 @@ struct StoppingRule {
   double min_time_s = 0.02;  // sampled time, summed over iterations
   double max_time_s = 0.5;
   std::size_t max_samples = kMaxIterations;
+  // The longest timed batch in adaptive mode: the rule looks at the samples (and every rank agrees
+  // on them) after each batch, so a case stops at most this much sampled time after it could have.
+  // A racing round scales it with its share of the sampling (plan/race_schedule).
+  double max_batch_s = 0.01;
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;

@@ -14,6 +14,9 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   StoppingRule rule = full;
   rule.min_time_s = full.min_time_s * f;
   rule.max_time_s = full.max_time_s * f;
+  // A round's case looks at its samples as often as a full one does: otherwise its first batch
+  // after the least samples would already be most of its share.
+  rule.max_batch_s = full.max_batch_s * f;
   // The samples a noise target needs grow as 1 / target^2: widened by 1 / sqrt(f), a quiet case
   // (one that stops on its noise target before its max time) also costs about f of its full cost.
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));

@@ -1,6 +1,7 @@
 #include "sweep/confirm_round.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <tuple>
 
@@ -8,6 +9,7 @@
 
 #include "report/case_collector.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "tune/confirm_pruning.hpp"
 
 namespace commtune {
 namespace {
@@ -47,25 +49,41 @@ bool measures(const Finalists& f, const std::string& setting) {
   return setting == kDefaultSettingName || std::find(f.settings.begin(), f.settings.end(), setting) != f.settings.end();
 }
 
-// One round: the involved settings in `order`, each at the sizes where it is a finalist.
+// One round: the involved settings in `order`, each at the sizes where it is still a finalist (a
+// setting with none left is not opened).
 Plan round_plan(const Plan& sweep, const std::vector<std::string>& order, const std::vector<Finalists>& finalists) {
   Plan plan{sweep.options, {}, {}, sweep.nranks, {}};
   for (const std::string& name : order) {
     const auto original = setting_index(sweep, name);
     if (!original) continue;
+    std::vector<Case> wanted;
+    for (const Case& c : sweep.cases)
+      if (c.setting_index == *original && std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
+            return f.key.collective == c.collective && f.key.bytes == c.bytes && measures(f, name);
+          }))
+        wanted.push_back(c);
+    if (wanted.empty()) continue;
     plan.settings.push_back(sweep.settings[*original]);
-    for (const Case& c : sweep.cases) {
-      const bool wanted = c.setting_index == *original && std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
-        return f.key.collective == c.collective && f.key.bytes == c.bytes && measures(f, name);
-      });
-      if (!wanted) continue;
-      Case copy = c;
+    for (Case copy : wanted) {
       copy.setting_index = plan.settings.size() - 1;
       copy.index = plan.cases.size();
       plan.cases.push_back(copy);
     }
   }
   return plan;
+}
+
+std::size_t finalist_count(const std::vector<Finalists>& finalists) {
+  std::size_t n = 0;
+  for (const auto& f : finalists) n += f.settings.size();
+  return n;
+}
+
+// After a round: the finalists that can still be confirmed (decided on rank 0, sent to all).
+std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& finalists,
+                             const std::vector<CaseResult>& measured, std::size_t rounds) {
+  const bool root = ctx.control.rank() == 0;
+  return decode(ctx.control.broadcast_from_root(root ? encode(confirmable_finalists(finalists, fold_rounds(measured), rounds)) : ""));
 }
 
 }  // namespace
@@ -98,17 +116,25 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
 
 std::optional<ResultsDocument> run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                                                  std::size_t rounds) {
-  const std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
+  std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
   if (shared.empty() || rounds == 0) return std::nullopt;
+  const std::size_t started = finalist_count(shared);
   std::vector<std::string> order = involved_settings(shared);
   std::vector<CaseResult> measured;
   CaseCollector collector(measured);
-  for (std::size_t r = 0; r < rounds; ++r) {
+  for (std::size_t r = 0; r < rounds && !shared.empty(); ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
     const RunSummary summary = run_sweep(ctx.with_plan(plan), collector);
     if (!summary.complete) return std::nullopt;
     std::rotate(order.begin(), order.begin() + 1, order.end());
+    if (r + 1 < rounds) shared = prune(ctx, shared, measured, rounds);
   }
+  const std::size_t stopped = started - finalist_count(shared);
+  if (ctx.control.rank() == 0 && stopped > 0)
+    std::cerr << ("commtune: re-measure: " + std::to_string(stopped) + " of " + std::to_string(started) +
+                  " finalist(s) measured no more once a round median of theirs was at or above one of the default's "
+                  "(they cannot be confirmed)\n")
+              << std::flush;
   ResultsDocument doc;
   doc.schema_version = 1;
   doc.settings = ctx.plan.settings;

@@ -91,6 +91,8 @@ TEST(RaceSchedule, RoundsGrowToTheFullSamplingTimeAndNeverBeyond) {
   EXPECT_DOUBLE_EQ(round_rule(full, race, 1).min_time_s, 0.02 / 8);
   EXPECT_DOUBLE_EQ(round_rule(full, race, 0).target_relative_ci, 0.04);  // 0.01 * sqrt(16)
   EXPECT_DOUBLE_EQ(round_rule(full, race, 9).target_relative_ci, 0.01);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 0).max_batch_s, full.max_batch_s / 16);
+  EXPECT_DOUBLE_EQ(round_rule(full, race, 9).max_batch_s, full.max_batch_s);
   EXPECT_DOUBLE_EQ(race_fraction_total(race), 15.0 / 16);
   full.fixed_iterations = 100;
   EXPECT_EQ(*round_rule(full, race, 0).fixed_iterations, 7u);

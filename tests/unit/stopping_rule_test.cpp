@@ -67,6 +67,9 @@ TEST(StoppingRule, BatchesAreSizedByTimeAndBounded) {
   EXPECT_EQ(rule.next_batch(fast), 10000u);
   const std::vector<double> slow(10, 0.5);  // past max time: still at least one
   EXPECT_EQ(rule.next_batch(slow), 1u);
+  StoppingRule short_batches = adaptive();
+  short_batches.max_batch_s = 0.001;  // a racing round's: 1 ms worth of 1 us iterations
+  EXPECT_EQ(short_batches.next_batch(fast), 1000u);
 }
 
 TEST(StoppingRule, RejectsNonsense) {

@@ -1,0 +1,51 @@
+#include "tune/confirm_pruning.hpp"
+
+#include <algorithm>
+
+#include "measure/statistics.hpp"
+#include "tune/case_index.hpp"
+
+namespace commtune {
+namespace {
+
+const CaseResult* placed(const std::vector<const CaseResult*>& cases, Placement p) {
+  for (const CaseResult* c : cases)
+    if (c->spec.placement == p) return c;
+  return nullptr;
+}
+
+// Whether `setting` may still end with every placement's round medians below all of the default's.
+bool still_confirmable(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
+  for (const CaseResult* base : index.cases(kDefaultSettingName, key)) {
+    const CaseResult* cand = placed(index.cases(setting, key), base->spec.placement);
+    if (!cand) continue;  // not measured yet in this placement: nothing known
+    if (base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return false;
+    if (cand->time_us.max >= base->time_us.min) return false;
+  }
+  return true;
+}
+
+bool final_interval_is_the_range(std::size_t rounds) {
+  const RankInterval ci = median_ci_ranks(rounds);
+  return rounds > 0 && ci.low == 0 && ci.high == rounds - 1;
+}
+
+}  // namespace
+
+std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, const std::vector<CaseResult>& folded,
+                                             std::size_t rounds) {
+  if (!final_interval_is_the_range(rounds)) return finalists;
+  ResultsDocument doc;
+  doc.cases = folded;
+  const CaseIndex index(doc);
+  std::vector<Finalists> out;
+  for (const Finalists& f : finalists) {
+    Finalists kept{f.key, {}};
+    for (const std::string& name : f.settings)
+      if (still_confirmable(index, name, f.key)) kept.settings.push_back(name);
+    if (!kept.settings.empty()) out.push_back(std::move(kept));
+  }
+  return out;
+}
+
+}  // namespace commtune

@@ -1,0 +1,114 @@
+// The re-measure's pruning: a finalist is measured no more only once it cannot be confirmed, so
+// the tuner's verdict is the same with the rounds it skips as without them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "tune/confirm_pruning.hpp"
+#include "tune/tune_test_support.hpp"
+#include "tune/tuner.hpp"
+
+namespace commtune {
+namespace {
+
+using testing::synthetic_case;
+using testing::synthetic_document;
+
+constexpr std::uint64_t kPrunedBytes = 4096;
+const SizeKey kPrunedSize{Collective::AllReduce, kPrunedBytes};
+
+// Both placements of `setting` with these round medians (us).
+void add_round_medians(std::vector<CaseResult>& cases, const std::string& setting, const std::vector<double>& out_medians,
+                const std::vector<double>& in_medians) {
+  cases.push_back(synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::OutOfPlace, out_medians));
+  cases.push_back(synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::InPlace, in_medians));
+}
+
+TEST(ConfirmPruning, AFinalistWithARoundMedianAtOrAboveTheDefaultsIsMeasuredNoMore) {
+  std::vector<CaseResult> folded;
+  add_round_medians(folded, "default", {100, 104}, {100, 101});
+  add_round_medians(folded, "fast", {80, 82}, {79, 81});    // every round below every default round: still possible
+  add_round_medians(folded, "close", {90, 100}, {90, 91});  // 100 is at the default's 100 out of place: never confirmed
+  const std::vector<Finalists> finalists{{kPrunedSize, {"fast", "close"}}};
+  const auto kept = confirmable_finalists(finalists, folded, 5);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept.front().settings, std::vector<std::string>{"fast"});
+}
+
+TEST(ConfirmPruning, ASizeLeftWithNoFinalistIsDroppedAndAFailedRoundEndsIt) {
+  std::vector<CaseResult> folded;
+  add_round_medians(folded, "default", {100}, {100});
+  add_round_medians(folded, "slow", {120}, {95});
+  const SizeKey other{Collective::AllReduce, 2 * kPrunedBytes};
+  CaseResult failed = synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
+  failed.status = CaseStatus::Failed;
+  folded.push_back(failed);
+  folded.push_back(synthetic_case("fast", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {50}));
+  EXPECT_TRUE(confirmable_finalists({{kPrunedSize, {"slow"}}, {other, {"fast"}}}, folded, 5).empty());
+}
+
+TEST(ConfirmPruning, NothingIsPrunedWhereTheFinalIntervalIsNotTheRange) {
+  std::vector<CaseResult> folded;
+  add_round_medians(folded, "default", {100}, {100});
+  add_round_medians(folded, "close", {101}, {101});
+  const std::vector<Finalists> finalists{{kPrunedSize, {"close"}}};
+  EXPECT_EQ(confirmable_finalists(finalists, folded, 5).size(), 0u);
+  // 20 rounds: the 95% interval of the median is an inner pair of ranks, not the range, so no
+  // round median is decisive early.
+  EXPECT_EQ(confirmable_finalists(finalists, folded, 20).size(), 1u);
+}
+
+// 400 synthetic re-measures (5 rounds, two finalists against the default, gains from -3% to
+// +12%, round noise 3%): the verdicts with the pruned rounds skipped equal the full ones'.
+TEST(ConfirmPruning, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
+  std::mt19937 rng(20261202);
+  std::uniform_real_distribution<double> gain(-0.03, 0.12);
+  std::lognormal_distribution<double> noise(0.0, 0.03);
+  const std::vector<Setting> settings{{"default", "", {}, {}}, {"a", "", {}, {}}, {"b", "", {}, {}}};
+  std::vector<CaseResult> sweep_cases;
+  add_round_medians(sweep_cases, "default", std::vector<double>(20, 100), std::vector<double>(20, 100));
+  add_round_medians(sweep_cases, "a", std::vector<double>(20, 80), std::vector<double>(20, 80));
+  add_round_medians(sweep_cases, "b", std::vector<double>(20, 85), std::vector<double>(20, 85));
+  const ResultsDocument sweep = synthetic_document("mpi", settings, sweep_cases);
+  int pruned_some = 0, confirmed = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const double ga = gain(rng), gb = gain(rng);
+    std::map<std::string, std::vector<std::vector<double>>> rounds;  // setting -> placement -> medians
+    for (const auto& [name, g] : std::vector<std::pair<std::string, double>>{{"default", 0.0}, {"a", ga}, {"b", gb}})
+      for (int p = 0; p < 2; ++p) {
+        rounds[name].emplace_back();
+        for (int r = 0; r < 5; ++r) rounds[name][p].push_back(100 * (1 - g) * noise(rng));
+      }
+    const auto fold = [&](const std::map<std::string, std::size_t>& taken) {
+      std::vector<CaseResult> cases;
+      for (const auto& [name, n] : taken)
+        add_round_medians(cases, name, {rounds[name][0].begin(), rounds[name][0].begin() + static_cast<long>(n)},
+                   {rounds[name][1].begin(), rounds[name][1].begin() + static_cast<long>(n)});
+      return cases;
+    };
+    // The loop of sweep/confirm_round: prune after each round but the last.
+    std::vector<Finalists> alive{{kPrunedSize, {"a", "b"}}};
+    std::map<std::string, std::size_t> taken{{"default", 0}, {"a", 0}, {"b", 0}};
+    for (std::size_t r = 0; r < 5 && !alive.empty(); ++r) {
+      taken["default"]++;
+      for (const auto& name : alive.front().settings) taken[name]++;
+      if (r + 1 < 5) alive = confirmable_finalists(alive, fold(taken), 5);
+    }
+    pruned_some += taken["a"] < 5 || taken["b"] < 5;
+    const ResultsDocument full = synthetic_document("mpi", settings, fold({{"default", 5}, {"a", 5}, {"b", 5}}));
+    const ResultsDocument pruned = synthetic_document("mpi", settings, fold(taken));
+    const auto with_full = tune(sweep, TuneOptions{}, &full).sizes.front();
+    const auto with_pruned = tune(sweep, TuneOptions{}, &pruned).sizes.front();
+    EXPECT_EQ(with_pruned.winner, with_full.winner) << "trial " << trial << ": gains " << ga << ", " << gb;
+    if (with_full.winner == with_pruned.winner && !with_full.winner.empty()) {
+      ++confirmed;
+      EXPECT_DOUBLE_EQ(with_pruned.gain, with_full.gain);
+    }
+  }
+  EXPECT_GT(pruned_some, 100);  // the pruning did something
+  EXPECT_GT(confirmed, 100);    // and the true wins were still confirmed
+}
+
+}  // namespace
+}  // namespace commtune
