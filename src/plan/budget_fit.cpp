@@ -91,8 +91,11 @@ using CutStep = std::optional<Cut> (*)(const SweepOptions&);
 
 }  // namespace
 
+double remeasure_reserve_s(double budget_s, std::size_t settings) { return settings > 1 ? budget_s * kRemeasureShare : 0.0; }
+
 BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits,
-                        const CostModel& model, double budget_s) {
+                        const CostModel& model, double budget, double reserve_s) {
+  const double budget_s = budget - reserve_s;  // the sweep's part
   BudgetFit fit{make_plan(options, settings, limits), {}, {}};
   fit.estimate = plan_cost(fit.plan, model);
   SweepOptions current = options;
@@ -112,9 +115,11 @@ BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>&
     }
   }
   if (fit.estimate.expected_s > budget_s)
-    throw InputError("--budget " + format_duration(budget_s) + ": this sweep needs about " +
+    throw InputError("--budget " + format_duration(budget) + ": this sweep needs about " +
                      format_duration(fit.estimate.expected_s) + " even cut to its smallest plan (" +
-                     plan_summary(fit.plan, fit.estimate) + "); give it more time, or fewer settings, sizes or collectives");
+                     plan_summary(fit.plan, fit.estimate) + ")" +
+                     (reserve_s > 0 ? ", and the finalists' re-measure keeps " + format_duration(reserve_s) + " of the budget" : "") +
+                     "; give it more time, or fewer settings, sizes or collectives");
   return fit;
 }
 

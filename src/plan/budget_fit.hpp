@@ -9,6 +9,10 @@
 //   3. fewer sizes: twice the step factor (or the additive step), up to x16 (at least 2 sizes).
 // What was cut is said, step by step. When even the smallest plan is over the budget the sweep
 // is refused (InputError, exit 2) with the time it would need.
+//
+// A sweep of several settings ends with the finalists' re-measure (sweep/confirm_round), which
+// the budget covers too: the sweep is fitted into the budget less a reserve for it
+// (remeasure_reserve_s), and the re-measure runs its rounds in whatever time is left.
 #include <string>
 #include <vector>
 
@@ -28,8 +32,14 @@ inline constexpr double kLeastMaxTime = 0.05;
 inline constexpr std::size_t kLeastFixedIterations = 10;
 inline constexpr double kMostBudgetFactor = 16;
 
+// The sweep's plan is fitted into `budget_s - reserve_s`.
 BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits,
-                        const CostModel& model, double budget_s);
+                        const CostModel& model, double budget_s, double reserve_s = 0);
+
+// The share of a budget kept for the finalists' re-measure: none for a sweep of the default
+// alone (it has nothing to re-measure), else kRemeasureShare of it.
+inline constexpr double kRemeasureShare = 0.25;
+double remeasure_reserve_s(double budget_s, std::size_t settings);
 
 // "142 cases (3 settings x 2 collectives x 12 sizes x 2 placements), racing 4 rounds: about
 // 2m10s, at most 4m30s": the plan and its estimate, for the banner.

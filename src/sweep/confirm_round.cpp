@@ -1,12 +1,15 @@
 #include "sweep/confirm_round.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/cost_model.hpp"
+#include "plan/duration.hpp"
 #include "report/case_collector.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/confirm_pruning.hpp"
@@ -86,6 +89,42 @@ std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& 
   return decode(ctx.control.broadcast_from_root(root ? encode(confirmable_finalists(finalists, fold_rounds(measured), rounds)) : ""));
 }
 
+// --budget: whether a round fits in what is left of the whole budget, judged by the cost model
+// scaled by how the rounds so far compared with their estimates (the model does not know the
+// machine's load; the sweep's own pace is not known here, so the first round is taken at its word).
+class RoundPace {
+ public:
+  bool fits(const SweepRun& ctx, const Plan& plan) {
+    if (!ctx.budget) return true;
+    Plan estimated = plan;
+    estimated.options.race.enabled = false;
+    next_estimate_s_ = plan_cost(estimated, ctx.budget->model).expected_s;
+    const double pace = estimated_s_ > 0 ? taken_s_ / estimated_s_ : 1.0;
+    return !ctx.control.any(ctx.budget->elapsed_s() + next_estimate_s_ * pace > ctx.budget->seconds);
+  }
+
+  template <class Run>
+  RunSummary timed(Run run) {
+    const auto start = std::chrono::steady_clock::now();
+    RunSummary summary = run();
+    taken_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    estimated_s_ += next_estimate_s_;
+    return summary;
+  }
+
+ private:
+  double next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
+};
+
+std::string budget_note(const SweepRun& ctx, std::size_t round, std::size_t rounds) {
+  const std::string head = "--budget " + format_duration(ctx.budget->seconds) + ": ";
+  if (round == 0)
+    return head + "no time left for the finalists' re-measure after " + format_duration(ctx.budget->elapsed_s()) +
+           "; the winners are the sweep's, not re-measured";
+  return head + "the finalists' re-measure ran " + std::to_string(round) + " of its " + std::to_string(rounds) +
+         " rounds (round " + std::to_string(round + 1) + " would not end within it); a winner had to win in each of them";
+}
+
 }  // namespace
 
 std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) {
@@ -114,33 +153,42 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
   return out;
 }
 
-std::optional<ResultsDocument> run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
-                                                 std::size_t rounds) {
+Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists, std::size_t rounds) {
   std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
-  if (shared.empty() || rounds == 0) return std::nullopt;
+  Confirmation out;
+  if (shared.empty() || rounds == 0) return out;
   const std::size_t started = finalist_count(shared);
   std::vector<std::string> order = involved_settings(shared);
   std::vector<CaseResult> measured;
   CaseCollector collector(measured);
+  RoundPace pace;
   for (std::size_t r = 0; r < rounds && !shared.empty(); ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
-    const RunSummary summary = run_sweep(ctx.with_plan(plan), collector);
-    if (!summary.complete) return std::nullopt;
+    if (!pace.fits(ctx, plan)) {
+      out.budget_note = budget_note(ctx, r, rounds);
+      break;
+    }
+    const RunSummary summary = pace.timed([&] { return run_sweep(ctx.with_plan(plan), collector); });
+    if (!summary.complete) return Confirmation{};
+    ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());
     if (r + 1 < rounds) shared = prune(ctx, shared, measured, rounds);
   }
   const std::size_t stopped = started - finalist_count(shared);
-  if (ctx.control.rank() == 0 && stopped > 0)
+  if (ctx.control.rank() == 0 && stopped > 0 && out.budget_note.empty())
     std::cerr << ("commtune: re-measure: " + std::to_string(stopped) + " of " + std::to_string(started) +
                   " finalist(s) measured no more once a round median of theirs was at or above one of the default's "
                   "(they cannot be confirmed)\n")
               << std::flush;
+  if (ctx.control.rank() == 0 && !out.budget_note.empty()) std::cerr << ("commtune: " + out.budget_note + "\n") << std::flush;
+  if (out.rounds == 0) return out;
   ResultsDocument doc;
   doc.schema_version = 1;
   doc.settings = ctx.plan.settings;
   doc.cases = fold_rounds(measured);
   doc.complete = true;
-  return doc;
+  out.cases = std::move(doc);
+  return out;
 }
 
 }  // namespace commtune

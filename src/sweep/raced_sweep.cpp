@@ -85,7 +85,7 @@ class Race {
     if (!run_.budget || round == 0) return true;
     const double elapsed = run_.budget->elapsed_s();
     const double pace = estimated_done_s_ > 0 ? elapsed / estimated_done_s_ : 1.0;
-    return !run_.control.any(elapsed + round_estimate(round) * pace > run_.budget->seconds);
+    return !run_.control.any(elapsed + round_estimate(round) * pace > run_.budget->sweep_seconds);
   }
 
   // The expected seconds of round `round` by the budget's cost model, measured once each.
@@ -126,7 +126,7 @@ class Race {
  private:
   SweepRun budget_stopped(const Plan& plan) const {
     const SweepBudget budget = *run_.budget;
-    return run_.with_plan(plan).stopping_also([budget] { return budget.spent(); });
+    return run_.with_plan(plan).stopping_also([budget] { return budget.sweep_spent(); });
   }
 
   static SizeKey key_of(const Case& c) { return SizeKey{c.collective, c.bytes}; }
@@ -240,8 +240,9 @@ class Race {
 namespace {
 
 std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t undecided, bool stopped) {
-  const std::string what = stopped ? "round " + std::to_string(round + 1) + " stopped when the budget was spent"
-                                   : "round " + std::to_string(round + 1) + " would not end within it";
+  const std::string part = "the sweep's " + format_duration(run.budget->sweep_seconds) + " of it";
+  const std::string what = stopped ? "round " + std::to_string(round + 1) + " stopped when " + part + " were spent"
+                                   : "round " + std::to_string(round + 1) + " would not end within " + part;
   return "--budget " + format_duration(run.budget->seconds) + ": racing ends after " +
          format_duration(run.budget->elapsed_s()) + " (" + what + "); " + std::to_string(undecided) +
          " sizes undecided keep their survivors as measured";

@@ -12,16 +12,18 @@ namespace commtune {
 
 class SessionCache;
 
-// --budget as the running sweep keeps it: racing starts no round it cannot finish in the time left,
-// and stops the one that runs past it (sweep/raced_sweep).
+// --budget as the running sweep keeps it: racing starts no round it cannot finish in the sweep's
+// part of the budget, and stops the one that runs past it (sweep/raced_sweep); the finalists'
+// re-measure then runs its rounds while they fit in the whole budget (sweep/confirm_round).
 struct SweepBudget {
   using Clock = std::chrono::steady_clock;
-  double seconds = 0;
+  double seconds = 0;        // the whole budget
+  double sweep_seconds = 0;  // its part for the sweep (the rest is kept for the re-measure)
   Clock::time_point start = Clock::now();
   CostModel model;
 
   double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
-  bool spent() const { return elapsed_s() >= seconds; }
+  bool sweep_spent() const { return elapsed_s() >= sweep_seconds; }
 };
 
 struct SweepRun {

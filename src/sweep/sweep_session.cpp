@@ -134,8 +134,11 @@ Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPl
 
 // --budget: the plan it fitted and its estimate, before anything runs.
 std::string budget_line(const Plan& plan, const CostModel& model) {
+  const double reserve = remeasure_reserve_s(*plan.options.budget_s, plan.settings.size());
   return "commtune: plan for --budget " + format_duration(*plan.options.budget_s) + ": " +
-         plan_summary(plan, plan_cost(plan, model)) + "\n";
+         plan_summary(plan, plan_cost(plan, model)) +
+         (reserve > 0 ? "; then the finalists' re-measure, in the time left (at least " + format_duration(reserve) + ")" : "") +
+         "\n";
 }
 
 }  // namespace
@@ -165,7 +168,9 @@ Plan plan_sweep(const SweepConfig& config, const Backend& backend) {
   const PlanLimits limits = backend.limits();
   if (!config.options.budget_s) return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
   BudgetFit fit = in_config(config, [&] {
-    return fit_to_budget(config.options, config.settings, limits, backend.cost_model(), *config.options.budget_s);
+    const double budget = *config.options.budget_s;
+    return fit_to_budget(config.options, config.settings, limits, backend.cost_model(), budget,
+                         remeasure_reserve_s(budget, config.settings.size()));
   });
   for (const std::string& cut : fit.cuts)
     fit.plan.warnings.push_back("fitted to --budget " + format_duration(*config.options.budget_s) + ": " + cut);
@@ -188,7 +193,10 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   sinks.all.begin(RunHeader{plan, name, report.provenance, plan.options.repeat});
   InterruptWatch interrupt(report.stop_grace);
   std::optional<SweepBudget> budget;
-  if (plan.options.budget_s) budget = SweepBudget{*plan.options.budget_s, SweepBudget::Clock::now(), backend.cost_model()};
+  if (plan.options.budget_s) {
+    const double whole = *plan.options.budget_s;
+    budget = SweepBudget{whole, whole - remeasure_reserve_s(whole, plan.settings.size()), SweepBudget::Clock::now(), backend.cost_model()};
+  }
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }, budget};
   const SweepRun rest = run.with_plan(resumed.remaining);
   const RunSummary kept = keep_resumed(*sinks.keep, resumed.kept);

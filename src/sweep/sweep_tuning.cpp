@@ -47,12 +47,20 @@ std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, 
     std::cerr << ("commtune: re-measuring " + std::to_string(finalists.size()) + " finalist size(s) with the default, " +
                   std::to_string(options.confirm_rounds) + " interleaved rounds\n")
               << std::flush;
-  const std::optional<ResultsDocument> confirmation =
-      run_confirm_round(run, finalists, options.confirm_rounds);
+  const Confirmation confirmation = run_confirm_round(run, finalists, options.confirm_rounds);
   if (!root) return "";
+  if (confirmation.out_of_budget()) {  // --budget: tuned on the sweep alone, and said so
+    Recommendation rec = tune(swept, options);
+    rec.notes.push_back(confirmation.budget_note);
+    return publish(results_path, swept, rec, std::nullopt);
+  }
+  TuneOptions ran = options;  // pruned finalists end early under the full rule; a budget cut runs fewer rounds
+  if (!confirmation.budget_note.empty()) ran.confirm_rounds = confirmation.rounds;
   const ResultsDocument empty_confirmation{kResultsSchemaVersion, swept.backend, {}, {}, run.plan.settings, {}, true};
   // Without finalists nothing can win, so an empty confirmation keeps that verdict explicit.
-  return publish(results_path, swept, tune(swept, options, confirmation ? &*confirmation : &empty_confirmation), confirmation);
+  Recommendation rec = tune(swept, ran, confirmation.cases ? &*confirmation.cases : &empty_confirmation);
+  if (!confirmation.budget_note.empty()) rec.notes.push_back(confirmation.budget_note);
+  return publish(results_path, swept, rec, confirmation.cases);
 }
 
 }  // namespace commtune

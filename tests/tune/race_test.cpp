@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "plan/race_schedule.hpp"
 #include "report/case_collector.hpp"
+#include "sweep/confirm_round.hpp"
 #include "sweep/raced_sweep.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/race.hpp"
@@ -253,7 +254,7 @@ TEST(RacedSweep, EachSettingStartsOnceWhenTheBackendKeepsThemOpen) {
 
 TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}};
-  const SweepBudget spent{10, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}};
+  const SweepBudget spent{10, 10, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}};
   NoticeSink notices;
   const RaceTrial trial = raced_trial(speed, 7, true, spent, &notices);
   // Round 0 only: 3 settings x 8 sizes x 2 placements, each at 1/16 of 0.5 s (31 samples here).
@@ -265,7 +266,7 @@ TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
     }
   }
   ASSERT_EQ(notices.notices.size(), 1u);
-  EXPECT_EQ(notices.notices[0].rfind("--budget 10s: racing ends after 20s (round 2 would not end within it); ", 0), 0u)
+  EXPECT_EQ(notices.notices[0].rfind("--budget 10s: racing ends after 20s (round 2 would not end within the sweep's 10s of it); ", 0), 0u)
       << notices.notices[0];
   EXPECT_NE(notices.notices[0].find("sizes undecided keep their survivors as measured"), std::string::npos);
 }
@@ -273,12 +274,54 @@ TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
 TEST(RacedSweep, AnAmpleBudgetRacesAsWithoutOne) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}};
   NoticeSink notices;
-  const RaceTrial budgeted = raced_trial(speed, 11, true, SweepBudget{3600, SweepBudget::Clock::now(), CostModel{}}, &notices);
+  const RaceTrial budgeted = raced_trial(speed, 11, true, SweepBudget{3600, 3600, SweepBudget::Clock::now(), CostModel{}}, &notices);
   const RaceTrial free = raced_trial(speed, 11);
   EXPECT_TRUE(notices.notices.empty());
   EXPECT_EQ(budgeted.samples, free.samples);
   ASSERT_EQ(budgeted.rec.sizes.size(), free.rec.sizes.size());
   for (std::size_t i = 0; i < free.rec.sizes.size(); ++i) EXPECT_EQ(budgeted.rec.sizes[i].winner, free.rec.sizes[i].winner);
+}
+
+// The finalists' re-measure under --budget, on the noisy backend: 5 rounds of 2 sizes.
+Confirmation remeasure(const std::map<std::string, double>& speed, const std::vector<std::string>& finalists,
+                       std::optional<SweepBudget> budget) {
+  std::vector<std::string> names;
+  for (const auto& [n, s] : speed) names.push_back(n);
+  const Plan plan = race_plan(names, false);
+  NoisyBackend backend(speed, 5);
+  LocalControlPlane control;
+  const SweepRun run{plan, backend, control, [] { return false; }, budget};
+  return run_confirm_round(run, {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}}, 5);
+}
+
+std::size_t rounds_of(const Confirmation& c, const std::string& setting) {
+  std::size_t most = 0;
+  for (const auto& r : c.cases->cases)
+    if (r.setting == setting) most = std::max(most, r.time_us.count);
+  return most;
+}
+
+TEST(Remeasure, AClearWinnerRunsEveryRoundAndATieStopsEarly) {
+  const Confirmation c = remeasure({{"default", 1.0}, {"faster", 1.5}, {"same", 1.0}}, {"faster", "same"}, std::nullopt);
+  ASSERT_TRUE(c.cases);
+  EXPECT_EQ(c.rounds, 5u);
+  EXPECT_TRUE(c.budget_note.empty());
+  EXPECT_EQ(rounds_of(c, "faster"), 5u);
+  EXPECT_EQ(rounds_of(c, "default"), 5u);
+  EXPECT_LT(rounds_of(c, "same"), 5u);  // a round median at or above the default's: it cannot be confirmed
+}
+
+TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
+  const Confirmation none = remeasure(speed, {"faster"}, SweepBudget{10, 7.5, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}});
+  EXPECT_FALSE(none.cases);
+  EXPECT_EQ(none.rounds, 0u);
+  EXPECT_TRUE(none.out_of_budget());
+  EXPECT_EQ(none.budget_note.rfind("--budget 10s: no time left for the finalists' re-measure after 20s", 0), 0u) << none.budget_note;
+  const Confirmation all = remeasure(speed, {"faster"}, SweepBudget{3600, 2700, SweepBudget::Clock::now(), CostModel{}});
+  ASSERT_TRUE(all.cases);
+  EXPECT_EQ(all.rounds, 5u);
+  EXPECT_TRUE(all.budget_note.empty());
 }
 
 }  // namespace

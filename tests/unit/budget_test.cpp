@@ -236,5 +236,26 @@ TEST(BudgetFit, ThePlanSummarySaysWhatRunsAndTheEstimate) {
   EXPECT_EQ(text, "90 cases (3 settings x 1 collectives x 15 sizes x 2 placements), racing 4 rounds from 1/16: about 2m10s, at most 4m30s");
 }
 
+TEST(BudgetFit, TheSweepIsFittedIntoTheBudgetLessTheRemeasuresReserve) {
+  const PlanLimits limits{4, 4, 0};
+  EXPECT_DOUBLE_EQ(remeasure_reserve_s(400, 1), 0.0);  // the default alone: nothing to re-measure
+  EXPECT_DOUBLE_EQ(remeasure_reserve_s(400, 6), 400 * kRemeasureShare);
+  const double asked_s = plan_cost(make_plan(sweep(true), settings(6), limits), kModel).expected_s;
+  // A budget the sweep alone fits, but not with the reserve kept: cut until it fits in the rest.
+  const double budget = asked_s * 1.1;
+  const BudgetFit fit = fit_to_budget(sweep(true), settings(6), limits, kModel, budget, remeasure_reserve_s(budget, 6));
+  EXPECT_FALSE(fit.cuts.empty());
+  EXPECT_LE(fit.estimate.expected_s, budget * (1 - kRemeasureShare));
+  EXPECT_TRUE(fit_to_budget(sweep(true), settings(6), limits, kModel, budget).cuts.empty());
+  try {
+    fit_to_budget(sweep(true), settings(6), limits, kModel, 2, remeasure_reserve_s(2, 6));
+    FAIL() << "a budget nothing fits was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("--budget 2s: this sweep needs about ", 0), 0u) << what;
+    EXPECT_NE(what.find("), and the finalists' re-measure keeps "), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace commtune

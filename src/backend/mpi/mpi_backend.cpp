@@ -177,12 +177,13 @@ std::string library_version() {
 MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
     : environment_(environment), control_(control) {}
 
-// Measured on the 2-core development VM (docs/racing.md): a case costs about 0.1 s besides its
-// sampling (buffers, warm-up, the data check, the agreement after each batch, the arrivals'
-// gather); a setting sets control variables and duplicates a communicator. The iteration: host
-// memory at 1 GB/s. A broadcast sample is a group of 8 calls after a barrier, timed as one call.
-// Racing keeps up to 64 settings open (a duplicated communicator each).
-CostModel MpiBackend::cost_model() const { return CostModel{0.05, 0.1, 2e-5, 1e9, 8, 64}; }
+// Measured on the 2-core development VM, 4 ranks (docs/racing.md): 240 cases with one iteration,
+// no warm-up and no data check take 0.4 s besides the start-up, so a case's own cost (buffers, the
+// agreement after each batch, the arrivals' gather) is a few ms; 0.01 s is on the slow side. A
+// setting sets control variables and duplicates a communicator. The iteration: host memory at
+// 1 GB/s. A broadcast sample is a group of 8 calls after a barrier, timed as one call. Racing
+// keeps up to 64 settings open (a duplicated communicator each).
+CostModel MpiBackend::cost_model() const { return CostModel{0.05, 0.01, 2e-5, 1e9, 8, 64}; }
 
 PlanLimits MpiBackend::limits() const {
   MPI_Comm local;
