@@ -53,12 +53,16 @@ raced_results = json.load(open(f"{work}/raced.json"))
 def picks(name):
     rec = json.load(open(f"{work}/{name}.tune.json"))
     return {(d["collective"], d["bytes"]): d["winner"] or "default" for d in rec["sizes"]}
+def reasons(name):
+    rec = json.load(open(f"{work}/{name}.tune.json"))
+    return {(d["collective"], d["bytes"]): d["reason"] for d in rec["sizes"]}
 times = {}
 for c in results["cases"]:
     if c["status"] == "ok":
         key = (c["setting"], c["collective"], c["bytes"])
         times[key] = times.get(key, 0.0) + c["time_us"]["median"]
 exh, rac = picks("exhaustive"), picks("raced")
+exh_why, rac_why = reasons("exhaustive"), reasons("raced")
 raced_out = sum(1 for c in raced_results["cases"] if "raced_out" in c)
 print(f"exhaustive: {t_exh:.1f} s, raced: {t_raced:.1f} s, ratio raced/exhaustive: {t_raced / t_exh:.3f} (target <= 0.20)")
 print(f"of which the sweep (to its results file, before the end-of-sweep tuning): exhaustive {s_exh:.1f} s, raced {s_raced:.1f} s, "
@@ -74,5 +78,12 @@ for key in sorted(exh, key=lambda k: (k[0], k[1])):
     good += ok
     verdict = "same" if e == r else ("within 2%" if ok else "WORSE")
     print(f"{key[0]:<10} {key[1]:>8}  {e:<30} {r:<30} {ratio:>14.3f}  {verdict}")
+    if not ok:  # why the raced sweep kept what it kept (the race, or the re-measure)
+        print(f"{'':<20}raced: {rac_why.get(key) or 'won'}; exhaustive: {exh_why.get(key) or 'won'}")
 print(f"picks the same or within 2%: {good} of {len(exh)}")
+for name in ("exhaustive", "raced"):  # the finalists' re-measure of each (its cost is in the tuning time)
+    for line in open(f"{work}/{name}.err"):
+        line = line.split('\r')[-1]
+        if "re-measur" in line:
+            print(f"{name}: {line.strip().removeprefix('commtune: ')}")
 PY

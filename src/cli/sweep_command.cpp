@@ -144,7 +144,7 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_flag("--exhaustive", o.exhaustive,
                 "Measure every case to the full precision (default with more than the default setting: racing, docs/racing.md)");
   cmd->add_option("--budget", o.budget,
-                  "Fit the sweep into this wall time (90s, 15m, 1h30m): racing harder, shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
+                  "Fit the sweep and its finalists' re-measure into this wall time (90s, 15m, 1h30m): racing harder, shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
   cmd->add_option("--resume", o.resume_path,
                   "Continue the interrupted sweep of this results file (same plan and machine): its cases are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
