@@ -15,6 +15,12 @@ std::string failure_reason(const CaseResult& r) {
 
 }  // namespace
 
+const CaseResult* case_in_placement(const std::vector<const CaseResult*>& cases, Placement p) {
+  for (const CaseResult* c : cases)
+    if (c->spec.placement == p) return c;
+  return nullptr;
+}
+
 CaseIndex::CaseIndex(const ResultsDocument& results) {
   for (const auto& r : results.cases) {
     cases_[{r.setting, SizeKey{r.spec.collective, r.spec.bytes}}].push_back(&r);

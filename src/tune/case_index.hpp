@@ -18,6 +18,9 @@ struct SizeKey {
   auto operator<=>(const SizeKey&) const = default;
 };
 
+// The case of `p` among one setting's cases at one size; null when that placement was not measured.
+const CaseResult* case_in_placement(const std::vector<const CaseResult*>& cases, Placement p);
+
 class CaseIndex {
  public:
   explicit CaseIndex(const ResultsDocument& results);

@@ -9,12 +9,6 @@
 namespace commtune {
 namespace {
 
-const CaseResult* same_placement(const std::vector<const CaseResult*>& cases, Placement p) {
-  for (const CaseResult* r : cases)
-    if (r->spec.placement == p) return r;
-  return nullptr;
-}
-
 // Between launches (a repeated sweep, or several results files): with runs on both sides, every
 // candidate run must be faster than the default's fastest run by the same practical threshold
 // (tune/run_verdict.hpp's rule, without widening: the pooled rule above guards a side of few runs).
@@ -39,7 +33,7 @@ CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_se
   v.faster = true;
   v.gain = std::numeric_limits<double>::infinity();
   for (const CaseResult* base : baseline) {
-    const CaseResult* cand = same_placement(cases, base->spec.placement);
+    const CaseResult* cand = case_in_placement(cases, base->spec.placement);
     if (!cand || base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return CaseVerdict{};
     const Comparison c = compare_stats(base->time_us, cand->time_us);
     const Verdict runs = runs_verdict(*base, *cand, c, min_margin);

@@ -8,16 +8,10 @@
 namespace commtune {
 namespace {
 
-const CaseResult* placed(const std::vector<const CaseResult*>& cases, Placement p) {
-  for (const CaseResult* c : cases)
-    if (c->spec.placement == p) return c;
-  return nullptr;
-}
-
 // Whether `setting` may still end with every placement's round medians below all of the default's.
 bool still_confirmable(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
   for (const CaseResult* base : index.cases(kDefaultSettingName, key)) {
-    const CaseResult* cand = placed(index.cases(setting, key), base->spec.placement);
+    const CaseResult* cand = case_in_placement(index.cases(setting, key), base->spec.placement);
     if (!cand) continue;  // not measured yet in this placement: nothing known
     if (base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return false;
     if (cand->time_us.max >= base->time_us.min) return false;

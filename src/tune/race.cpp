@@ -22,19 +22,13 @@ double ranking_time(const std::vector<const CaseResult*>& cases) {
   return total;
 }
 
-const CaseResult* in_placement(const std::vector<const CaseResult*>& cases, Placement p) {
-  for (const CaseResult* c : cases)
-    if (c->spec.placement == p) return c;
-  return nullptr;
-}
-
 // In every placement, the difference and its noise together stay within the margin.
 bool practically_equal(const CaseIndex& index, const std::string& best, const std::string& other, const SizeKey& key,
                        double margin) {
   const auto& base = index.cases(best, key);
   const auto& cand = index.cases(other, key);
   for (const CaseResult* b : base) {
-    const CaseResult* c = in_placement(cand, b->spec.placement);
+    const CaseResult* c = case_in_placement(cand, b->spec.placement);
     if (!c) return false;
     const Comparison cmp = compare_stats(b->time_us, c->time_us);
     if (std::abs(cmp.change) + cmp.noise_floor > margin) return false;
