@@ -91,15 +91,23 @@ std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& 
 
 // --budget: whether a round fits in what is left of the whole budget, judged by the cost model
 // scaled by how the rounds so far compared with their estimates (the model does not know the
-// machine's load; the sweep's own pace is not known here, so the first round is taken at its word).
+// machine's load); before the first round, by how the sweep compared with its plan's estimate,
+// at least 1 (a raced, cut or resumed sweep ran less than its whole plan: a quick pace there
+// says little).
 class RoundPace {
  public:
+  explicit RoundPace(const SweepRun& ctx) {
+    if (!ctx.budget) return;
+    const double estimate = plan_cost(ctx.plan, ctx.budget->model).expected_s;
+    if (estimate > 0) first_pace_ = std::max(1.0, ctx.budget->elapsed_s() / estimate);
+  }
+
   bool fits(const SweepRun& ctx, const Plan& plan) {
     if (!ctx.budget) return true;
     Plan estimated = plan;
     estimated.options.race.enabled = false;
     next_estimate_s_ = plan_cost(estimated, ctx.budget->model).expected_s;
-    const double pace = estimated_s_ > 0 ? taken_s_ / estimated_s_ : 1.0;
+    const double pace = estimated_s_ > 0 ? taken_s_ / estimated_s_ : first_pace_;
     return !ctx.control.any(ctx.budget->elapsed_s() + next_estimate_s_ * pace > ctx.budget->seconds);
   }
 
@@ -113,7 +121,7 @@ class RoundPace {
   }
 
  private:
-  double next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
+  double first_pace_ = 1, next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
 };
 
 std::string budget_note(const SweepRun& ctx, std::size_t round, std::size_t rounds) {
@@ -161,7 +169,7 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
   std::vector<std::string> order = involved_settings(shared);
   std::vector<CaseResult> measured;
   CaseCollector collector(measured);
-  RoundPace pace;
+  RoundPace pace(ctx);
   for (std::size_t r = 0; r < rounds && !shared.empty(); ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
     if (!pace.fits(ctx, plan)) {
