@@ -53,9 +53,10 @@ bool measures(const Finalists& f, const std::string& setting) {
 }
 
 // One round: the involved settings in `order`, each at the sizes where it is still a finalist (a
-// setting with none left is not opened).
+// setting with none left is not opened). A round measures its cases once: it is not raced.
 Plan round_plan(const Plan& sweep, const std::vector<std::string>& order, const std::vector<Finalists>& finalists) {
   Plan plan{sweep.options, {}, {}, sweep.nranks, {}};
+  plan.options.race.enabled = false;
   for (const std::string& name : order) {
     const auto original = setting_index(sweep, name);
     if (!original) continue;
@@ -104,9 +105,7 @@ class RoundPace {
 
   bool fits(const SweepRun& ctx, const Plan& plan) {
     if (!ctx.budget) return true;
-    Plan estimated = plan;
-    estimated.options.race.enabled = false;
-    next_estimate_s_ = plan_cost(estimated, ctx.budget->model).expected_s;
+    next_estimate_s_ = plan_cost(plan, ctx.budget->model).expected_s;
     const double pace = estimated_s_ > 0 ? taken_s_ / estimated_s_ : first_pace_;
     return !ctx.control.any(ctx.budget->elapsed_s() + next_estimate_s_ * pace > ctx.budget->seconds);
   }

@@ -1,6 +1,6 @@
 #include "tune/confirm_pruning.hpp"
 
-#include <algorithm>
+#include <utility>
 
 #include "measure/statistics.hpp"
 #include "tune/case_index.hpp"
@@ -26,11 +26,11 @@ bool final_interval_is_the_range(std::size_t rounds) {
 
 }  // namespace
 
-std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, const std::vector<CaseResult>& folded,
+std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, std::vector<CaseResult> folded,
                                              std::size_t rounds) {
   if (!final_interval_is_the_range(rounds)) return finalists;
   ResultsDocument doc;
-  doc.cases = folded;
+  doc.cases = std::move(folded);
   const CaseIndex index(doc);
   std::vector<Finalists> out;
   for (const Finalists& f : finalists) {

@@ -21,7 +21,7 @@ namespace commtune {
 // its round medians (sweep/confirm_round's fold_rounds). Returns `finalists` less the settings
 // that can no longer be confirmed, less the sizes left with none. With a number of `rounds` whose
 // final interval is not the range of the medians, nothing is pruned.
-std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, const std::vector<CaseResult>& folded,
+std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, std::vector<CaseResult> folded,
                                              std::size_t rounds);
 
 }  // namespace commtune
