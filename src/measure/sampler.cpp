@@ -91,7 +91,7 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
 }
 
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
-  if (rule.warmup_iterations > 0) timer.time_batch(rule.warmup_iterations);
+  if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations);
   SampleRun run;
   run.unit = timer.unit();
   while (!rule.should_stop(run.sampled())) {

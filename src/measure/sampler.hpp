@@ -36,6 +36,10 @@ class BatchTimer {
   virtual SampleUnit unit() const { return SampleUnit::Iteration; }
   // Runs `iterations` back to back.
   virtual BatchTimes time_batch(std::size_t iterations) = 0;
+  // Runs `iterations` before the timed batches (buffers touched, connections made); nothing is
+  // kept. A backend whose every batch is a round trip to its workers keeps this default: a timed
+  // batch whose figures are dropped.
+  virtual void warm_up(std::size_t iterations) { time_batch(iterations); }
 };
 
 inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles

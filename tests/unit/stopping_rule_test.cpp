@@ -111,6 +111,26 @@ TEST(Sampler, WarmsUpThenSamplesUntilTheRuleStops) {
   EXPECT_NEAR(run.pipelined_seconds, 2e-6, 1e-15);
 }
 
+// A timer with its own untimed warm-up: the sampler warms up through it, and times only the batches.
+class WarmingTimer : public ScriptedTimer {
+ public:
+  void warm_up(std::size_t n) override { warmed.push_back(n); }
+  std::vector<std::size_t> warmed;
+};
+
+TEST(Sampler, WarmsUpThroughTheTimersOwnWarmUp) {
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 3;
+  WarmingTimer timer;
+  sample_until_stable(timer, rule);
+  EXPECT_EQ(timer.warmed, (std::vector<std::size_t>{3}));
+  EXPECT_EQ(timer.requested, (std::vector<std::size_t>{10, 5000}));
+  rule.warmup_iterations = 0;
+  WarmingTimer cold;
+  sample_until_stable(cold, rule);
+  EXPECT_TRUE(cold.warmed.empty());
+}
+
 // Batch means (a graph per batch): the samples count for min/max samples and the interval, the
 // time and iterations behind them for the time limits and -n.
 Sampled batch_means(const std::vector<double>& means, std::size_t iterations_each) {

@@ -23,11 +23,17 @@ class MpiBatchTimer : public BatchTimer {
     std::vector<double> inside;
     LoopClock loop;
     std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
-    BatchTimes out{{}, std::nullopt, paced_ ? std::vector<double>{} : gather_inside(inside), {}, {}};
-    if (!paced_) gather_cpu(loop, out);
+    BatchTimes out{};
+    if (!paced_) gather_rank_figures(inside, loop, out);
     MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
     out.samples = std::move(durations);
     return out;
+  }
+
+  // The calls alone: no clock, no agreement. The first timed batch starts from a barrier (a paced
+  // one from a barrier per sample), which also waits for a broadcast root that ran ahead here.
+  void warm_up(std::size_t iterations) override {
+    for (std::size_t i = 0; i < iterations; ++i) collective_.run();
   }
 
  private:
@@ -57,36 +63,29 @@ class MpiBatchTimer : public BatchTimer {
     return durations;
   }
 
-  // Rank 0 gets every rank's loop CPU and wall seconds (index = rank); the others get nothing.
-  void gather_cpu(const LoopClock& loop, BatchTimes& out) {
+  // Rank 0 gets, in one gather, every rank's time inside each iteration (iteration-major, for the
+  // last arrivals) and its loop CPU and wall seconds (index = rank); the others get nothing (only
+  // rank 0 writes results). Each rank sends its n times, then its CPU and wall seconds.
+  void gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop, BatchTimes& out) {
     int rank = 0, size = 1;
     MPI_Comm_rank(control_, &rank);
     MPI_Comm_size(control_, &size);
     if (size < 2) return;
-    const double mine[2] = {loop.cpu_s, loop.wall_s};
-    std::vector<double> all(rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
-    MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, control_);
-    for (std::size_t r = 0; 2 * r < all.size(); ++r) {
-      out.rank_cpu_s.push_back(all[2 * r]);
-      out.rank_wall_s.push_back(all[2 * r + 1]);
-    }
-  }
-
-  // Rank 0 gets every rank's time inside each iteration, iteration-major, for the last arrivals;
-  // the others get nothing (only rank 0 writes results).
-  std::vector<double> gather_inside(const std::vector<double>& inside) {
-    int rank = 0, size = 1;
-    MPI_Comm_rank(control_, &rank);
-    MPI_Comm_size(control_, &size);
-    if (size < 2) return {};
-    const std::size_t n = inside.size();
-    std::vector<double> all(rank == 0 ? n * static_cast<std::size_t>(size) : 0);
-    MPI_Gather(inside.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n), MPI_DOUBLE, 0, control_);
-    std::vector<double> out(all.size());
+    const std::size_t n = inside.size(), each = n + 2;
+    std::vector<double> mine(inside);
+    mine.push_back(loop.cpu_s);
+    mine.push_back(loop.wall_s);
+    std::vector<double> all(rank == 0 ? each * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(mine.data(), static_cast<int>(each), MPI_DOUBLE, all.data(), static_cast<int>(each), MPI_DOUBLE, 0, control_);
+    if (rank != 0) return;
     const auto ranks = static_cast<std::size_t>(size);
-    for (std::size_t i = 0; i < n && rank == 0; ++i)
-      for (std::size_t r = 0; r < ranks; ++r) out[i * ranks + r] = all[r * n + i];
-    return out;
+    out.inside_s.resize(n * ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const double* from = all.data() + r * each;
+      for (std::size_t i = 0; i < n; ++i) out.inside_s[i * ranks + r] = from[i];
+      out.rank_cpu_s.push_back(from[n]);
+      out.rank_wall_s.push_back(from[n + 1]);
+    }
   }
 
   // A rooted one-way collective (broadcast) does not synchronise ranks: an eager root runs ahead
