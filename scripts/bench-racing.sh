@@ -10,8 +10,10 @@
 # 2% of the exhaustive pick.
 # Targets: raced time at most 20% of the exhaustive time, every pick within 2%.
 # The load average is printed before and after: other work on the machine skews both sweeps.
+# AA=1 runs a second exhaustive sweep after them and judges its picks against the first's by the
+# same criterion: how far run-to-run drift alone moves the picks on this machine.
 #
-# Usage: scripts/bench-racing.sh [BUILD_DIR] [extra sweep flags...]   (env: NP=4, CONFIG=..., KEEP=DIR
+# Usage: scripts/bench-racing.sh [BUILD_DIR] [extra sweep flags...]   (env: NP=4, CONFIG=..., AA=1, KEEP=DIR
 # keeps both sweeps' results, tables and recommendations in DIR)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,45 +45,58 @@ timed_sweep() {  # NAME FLAGS...: "WHOLE SWEEP" wall seconds on stdout: the whol
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 exhaustive=$(timed_sweep exhaustive --exhaustive "$@")
 raced=$(timed_sweep raced "$@")
+again=""
+[ "${AA:-0}" = 1 ] && again=$(timed_sweep exhaustive-again --exhaustive "$@")
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$work" $exhaustive $raced <<'PY'
+python3 - "$work" $exhaustive $raced $again <<'PY'
 import json, sys
 work, t_exh, s_exh, t_raced, s_raced = sys.argv[1], *map(float, sys.argv[2:6])
 results = json.load(open(f"{work}/exhaustive.json"))
 raced_results = json.load(open(f"{work}/raced.json"))
+def recommendation(name, field):
+    rec = json.load(open(f"{work}/{name}.tune.json"))
+    return {(d["collective"], d["bytes"]): d[field] for d in rec["sizes"]}
 def picks(name):
-    rec = json.load(open(f"{work}/{name}.tune.json"))
-    return {(d["collective"], d["bytes"]): d["winner"] or "default" for d in rec["sizes"]}
-def reasons(name):
-    rec = json.load(open(f"{work}/{name}.tune.json"))
-    return {(d["collective"], d["bytes"]): d["reason"] for d in rec["sizes"]}
+    return {key: winner or "default" for key, winner in recommendation(name, "winner").items()}
 times = {}
 for c in results["cases"]:
     if c["status"] == "ok":
         key = (c["setting"], c["collective"], c["bytes"])
         times[key] = times.get(key, 0.0) + c["time_us"]["median"]
-exh, rac = picks("exhaustive"), picks("raced")
-exh_why, rac_why = reasons("exhaustive"), reasons("raced")
+
+def compare(other, label):
+    """Per (collective, size): the exhaustive pick against `other`'s, timed by the exhaustive sweep."""
+    exh, oth = picks("exhaustive"), picks(other)
+    exh_why, oth_why = recommendation("exhaustive", "reason"), recommendation(other, "reason")
+    print(f"{'collective':<10} {'size':>8}  {'exhaustive pick':<30} {label + ' pick':<30} {label + '/exh time':>14}  verdict")
+    good = 0
+    for key in sorted(exh, key=lambda k: (k[0], k[1])):
+        e, r = exh[key], oth.get(key, "(none)")
+        te, tr = times.get((e,) + key), times.get((r,) + key)
+        ratio = tr / te if te and tr else float("nan")
+        ok = e == r or ratio <= 1.02
+        good += ok
+        verdict = "same" if e == r else ("within 2%" if ok else "WORSE")
+        print(f"{key[0]:<10} {key[1]:>8}  {e:<30} {r:<30} {ratio:>14.3f}  {verdict}")
+        if not ok:  # why each kept what it kept (the race, or the re-measure)
+            print(f"{'':<20}{label}: {oth_why.get(key) or 'won'}; exhaustive: {exh_why.get(key) or 'won'}")
+    print(f"{label} picks the same or within 2%: {good} of {len(exh)}")
+
 raced_out = sum(1 for c in raced_results["cases"] if "raced_out" in c)
 print(f"exhaustive: {t_exh:.1f} s, raced: {t_raced:.1f} s, ratio raced/exhaustive: {t_raced / t_exh:.3f} (target <= 0.20)")
 print(f"of which the sweep (to its results file, before the end-of-sweep tuning): exhaustive {s_exh:.1f} s, raced {s_raced:.1f} s, "
       f"ratio {s_raced / s_exh:.3f}; the tuning: exhaustive {t_exh - s_exh:.1f} s, raced {t_raced - s_raced:.1f} s")
 print(f"raced sweep: {len(raced_results['cases'])} cases, {raced_out} raced out; exhaustive: {len(results['cases'])} cases")
-print(f"{'collective':<10} {'size':>8}  {'exhaustive pick':<30} {'raced pick':<30} {'raced/exh time':>14}  verdict")
-good = 0
-for key in sorted(exh, key=lambda k: (k[0], k[1])):
-    e, r = exh[key], rac.get(key, "(none)")
-    te, tr = times.get((e,) + key), times.get((r,) + key)
-    ratio = tr / te if te and tr else float("nan")
-    ok = e == r or ratio <= 1.02
-    good += ok
-    verdict = "same" if e == r else ("within 2%" if ok else "WORSE")
-    print(f"{key[0]:<10} {key[1]:>8}  {e:<30} {r:<30} {ratio:>14.3f}  {verdict}")
-    if not ok:  # why the raced sweep kept what it kept (the race, or the re-measure)
-        print(f"{'':<20}raced: {rac_why.get(key) or 'won'}; exhaustive: {exh_why.get(key) or 'won'}")
-print(f"picks the same or within 2%: {good} of {len(exh)}")
-for name in ("exhaustive", "raced"):  # the finalists' re-measure of each (its cost is in the tuning time)
+compare("raced", "raced")
+names = ["exhaustive", "raced"]
+if len(sys.argv) > 6:  # AA=1: the same criterion between two exhaustive sweeps, what this machine's drift allows
+    t_again, s_again = map(float, sys.argv[6:8])
+    print(f"\nA second exhaustive sweep (AA=1): {t_again:.1f} s, the sweep {s_again:.1f} s; its picks against the first's, "
+          "by the same criterion (what run-to-run drift alone gives):")
+    compare("exhaustive-again", "again")
+    names.append("exhaustive-again")
+for name in names:  # the finalists' re-measure of each (its cost is in the tuning time)
     for line in open(f"{work}/{name}.err"):
         line = line.split('\r')[-1]
         if "re-measur" in line:
