@@ -6,6 +6,7 @@
 
 #include "plan/cost_model.hpp"
 #include "plan/duration.hpp"
+#include "plan/race_order.hpp"
 #include "plan/race_schedule.hpp"
 #include "results/run_pool.hpp"
 #include "sweep/session_cache.hpp"
@@ -61,6 +62,7 @@ class Race {
   // nothing to race for, so they are measured once, as exhaustively. Round 0 always runs whole
   // (without it nothing is known); a later round stops when the budget is spent.
   RoundEnd run_round(std::size_t round, ResultSink& display) {
+    if (run_.sessions) run_.sessions->close_failed();  // a setting that failed a case starts afresh
     if (run_.budget) estimated_done_s_ += round_estimate(round);
     std::vector<Plan> plans{round_plan(round, false)};
     if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
@@ -93,7 +95,7 @@ class Race {
     double total = 0;
     for (bool alone : {false, true}) {
       if (alone && round > 0) continue;
-      Plan plan = round_plan(round, alone);
+      Plan plan = round_cases(round, alone);  // setting by setting: each kept setting counted as one start
       plan.options.race.enabled = false;
       total += plan_cost(plan, run_.budget->model).expected_s;
     }
@@ -138,11 +140,10 @@ class Race {
 
   bool uncontested(const Case& c) const { return contestants_.at(key_of(c)) == 1; }
 
-  // The cases still racing; `alone`: those of the sizes with one setting, with the full sampling.
-  // Later rounds skip the data check (round 0 checked every case under the same setting) and
-  // visit the settings in the order opposite to the round before, so that the settings the
-  // session cache kept last (when it cannot keep them all) are the first ones used again.
-  Plan round_plan(std::size_t round, bool alone) const {
+  // The cases still racing, in the plan's order; `alone`: those of the sizes with one setting, with
+  // the full sampling. Later rounds skip the data check (round 0 checked every case under the
+  // same setting).
+  Plan round_cases(std::size_t round, bool alone) const {
     Plan plan = run_.plan;
     plan.cases.clear();
     for (const Case& c : run_.plan.cases)
@@ -150,9 +151,16 @@ class Race {
     if (alone) return plan;
     plan.options.stopping = round_rule(run_.plan.options.stopping, run_.plan.options.race, round);
     if (round > 0) plan.options.check = false;
-    if (round % 2 == 1)
-      std::stable_sort(plan.cases.begin(), plan.cases.end(),
-                       [](const Case& a, const Case& b) { return a.setting_index > b.setting_index; });
+    return plan;
+  }
+
+  // The round as it runs (plan/race_order): side by side when the session cache keeps every
+  // setting of it open, else setting by setting; the order of the settings alternates by round.
+  Plan round_plan(std::size_t round, bool alone) const {
+    Plan plan = round_cases(round, alone);
+    if (alone) return plan;
+    const std::size_t kept = run_.sessions ? run_.sessions->capacity() : 0;
+    order_round(plan.cases, round, side_by_side_fits(plan.cases, kept));
     return plan;
   }
 

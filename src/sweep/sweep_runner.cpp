@@ -78,8 +78,9 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, 
     all_ok = all_ok && result.status == CaseStatus::Ok;
     record(sink, summary, result);
   }
-  // Kept only when every rank's cases all measured ok: one that failed opens afresh next time.
-  if (ctx.sessions && session && !ctx.control.any(!all_ok)) ctx.sessions->give_back(segment.setting_index, std::move(session));
+  // Given back whatever its cases measured (every rank agrees on whether they all did): a round
+  // run side by side goes on with it at its next size; the next round opens a failed one afresh.
+  if (ctx.sessions && session) ctx.sessions->give_back(segment.setting_index, std::move(session), !ctx.control.any(!all_ok));
   return true;
 }
 

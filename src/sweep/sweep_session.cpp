@@ -11,6 +11,7 @@
 #include "report/composite_sink.hpp"
 #include "report/json_results_writer.hpp"
 #include "report/progress_reporter.hpp"
+#include "report/round_table_order.hpp"
 #include "report/run_pooling_sink.hpp"
 #include "report/straggler_report.hpp"
 #include "report/table_writer.hpp"
@@ -95,7 +96,7 @@ struct SessionSinks {
 void attach_rank0_sinks(SessionSinks& sinks, const Plan& plan, std::unique_ptr<JsonResultsWriter> results,
                         std::vector<CaseResult>& swept) {
   auto display = std::make_unique<CompositeSink>();
-  display->add(std::make_unique<TableWriter>(std::cout));
+  display->add(std::make_unique<RoundTableOrder>(std::make_unique<TableWriter>(std::cout)));  // racing rounds setting by setting
   display->add(std::make_unique<ProgressReporter>(std::cerr));
   display->add(std::make_unique<StragglerReport>(std::cout));  // after the table
   std::unique_ptr<ResultSink> keep = keeping_sinks(plan.options.repeat, std::move(results), swept);

@@ -104,15 +104,40 @@ TEST(SweepRunner, AKeptSessionServesTheNextPlanWithItsOptionsAndAFailedOneOpensA
   SessionCache cache(8);
   const SweepRun run{plan, backend, control, [] { return false; }};
   EXPECT_TRUE(run_sweep(run.keeping_sessions(cache), sink).complete);
-  EXPECT_TRUE(run_sweep(run.with_plan(unchecked).keeping_sessions(cache), sink).complete);
-  // "bad" and "good" were kept; "default", whose case failed, was not.
-  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good", "default"}));
+  EXPECT_EQ(cache.size(), 3u);  // every session given back, "default" as failed
+  cache.close_failed();          // as racing does before each round
   EXPECT_EQ(cache.size(), 2u);
-  EXPECT_TRUE(cache.holds(1) && cache.holds(2));
+  EXPECT_TRUE(run_sweep(run.with_plan(unchecked).keeping_sessions(cache), sink).complete);
+  // "bad" and "good" were kept; "default", whose case failed, was opened afresh.
+  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good", "default"}));
+  EXPECT_EQ(cache.size(), 3u);
+  EXPECT_TRUE(cache.holds(0) && cache.holds(1) && cache.holds(2));
   // The kept sessions measured the second plan under its own options.
   ASSERT_EQ(backend.checked.size(), 18u);
   EXPECT_EQ(std::count(backend.checked.begin(), backend.checked.begin() + 9, true), 9);
   EXPECT_EQ(std::count(backend.checked.begin() + 9, backend.checked.end(), false), 9);
+}
+
+// A plan that visits its settings size by size (a racing round run side by side): each setting
+// opens once, a failed case does not close its setting for the sizes after it, and only a
+// failure marks the setting to open afresh after the round; a later success does not unmark it.
+TEST(SweepRunner, SideBySideEachSettingOpensOnceAndAFailureStaysMarkedForTheRound) {
+  Plan plan = three_setting_plan();
+  std::stable_sort(plan.cases.begin(), plan.cases.end(), [](const Case& a, const Case& b) { return a.bytes < b.bytes; });
+  ScriptedBackend backend;
+  backend.failing_cases = {3};  // "bad" at 8 B, its first case
+  LocalControlPlane control;
+  RecordingSink sink;
+  SessionCache cache(8);
+  EXPECT_TRUE(run_sweep(SweepRun{plan, backend, control, [] { return false; }}.keeping_sessions(cache), sink).complete);
+  EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good"}));
+  ASSERT_EQ(sink.results.size(), 9u);
+  EXPECT_EQ(sink.results[1].status, CaseStatus::Failed);
+  EXPECT_EQ(sink.results[4].setting, "bad");  // 16 B, on the same session
+  EXPECT_EQ(sink.results[4].status, CaseStatus::Ok);
+  cache.close_failed();
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_FALSE(cache.holds(1));
 }
 
 TEST(SweepRunner, TheSessionCacheClosesTheLeastRecentlyUsedBeyondItsCapacity) {

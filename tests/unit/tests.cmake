@@ -18,6 +18,8 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/sweep_runner_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/resume_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/budget_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/race_order_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/round_table_order_test.cpp
 )
 
 # The doctor: system checks on recorded trees, ceilings, the pairwise schedule, measured findings.
