@@ -10,7 +10,9 @@
 
 #include "plan/cost_model.hpp"
 #include "plan/duration.hpp"
+#include "plan/race_order.hpp"
 #include "report/case_collector.hpp"
+#include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/confirm_pruning.hpp"
 
@@ -123,6 +125,16 @@ class RoundPace {
   double first_pace_ = 1, next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
 };
 
+// One round: side by side (plan/race_order) when the backend keeps all its settings open, so a
+// size's default and finalists are measured one after another; its sessions are closed at its
+// end, and the next round opens every setting afresh.
+RunSummary run_side_by_side(const SweepRun& ctx, const Plan& round, ResultSink& sink) {
+  SessionCache sessions(ctx.backend.cost_model().sessions_kept);
+  Plan ordered = round;
+  order_round(ordered.cases, 0, side_by_side_fits(ordered.cases, sessions.capacity()));
+  return run_sweep(ctx.with_plan(ordered).keeping_sessions(sessions), sink);
+}
+
 std::string budget_note(const SweepRun& ctx, std::size_t round, std::size_t rounds) {
   const std::string head = "--budget " + format_duration(ctx.budget->seconds) + ": ";
   if (round == 0)
@@ -175,7 +187,7 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
       out.budget_note = budget_note(ctx, r, rounds);
       break;
     }
-    const RunSummary summary = pace.timed([&] { return run_sweep(ctx.with_plan(plan), collector); });
+    const RunSummary summary = pace.timed([&] { return run_side_by_side(ctx, plan, collector); });
     if (!summary.complete) return Confirmation{};
     ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());

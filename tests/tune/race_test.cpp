@@ -112,6 +112,7 @@ class NoisyBackend : public Backend {
   // minutes, as load or clocks change): a case's times are divided by 1 + drift * cases so far.
   double drift = 0;
   std::size_t cases_run = 0;
+  std::vector<std::string> measured;  // each case's setting, in the order measured
 
   std::string name() const override { return "mpi"; }
   PlanLimits limits() const override { return {4, 4, 0}; }
@@ -136,6 +137,7 @@ class NoisyBackend : public Backend {
       std::lognormal_distribution<double> noise(0.0, 0.08);
       std::uniform_real_distribution<double> unit(0.0, 1.0);
       const double pace = 1.0 + backend.drift * static_cast<double>(backend.cases_run++);
+      backend.measured.push_back(s.name);
       const double median_s = (10.0 + static_cast<double>(c.bytes) / 100.0) * 1e-6 / speed / pace;
       std::vector<double> out;
       for (std::size_t i = 0; i < n; ++i) out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
@@ -322,16 +324,44 @@ TEST(RacedSweep, AnAmpleBudgetRacesAsWithoutOne) {
   for (std::size_t i = 0; i < free.rec.sizes.size(); ++i) EXPECT_EQ(budgeted.rec.sizes[i].winner, free.rec.sizes[i].winner);
 }
 
+// What a re-measure's backend saw: its opens, and each case's setting in the order measured.
+struct RemeasureLog {
+  std::size_t opened = 0;
+  std::vector<std::string> measured;
+};
+
 // The finalists' re-measure under --budget, on the noisy backend: 5 rounds of 2 sizes.
 Confirmation remeasure(const std::map<std::string, double>& speed, const std::vector<std::string>& finalists,
-                       std::optional<SweepBudget> budget) {
+                       std::optional<SweepBudget> budget, std::size_t kept = 1, RemeasureLog* log = nullptr) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, false);
   NoisyBackend backend(speed, 5);
+  backend.kept = kept;
   LocalControlPlane control;
   const SweepRun run{plan, backend, control, [] { return false; }, budget};
-  return run_confirm_round(run, {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}}, 5);
+  Confirmation out =
+      run_confirm_round(run, {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}}, 5);
+  if (log) *log = RemeasureLog{backend.opened, backend.measured};
+  return out;
+}
+
+// Kept open, a round measures each size's default and finalist one after another; every round
+// still opens its settings afresh (its rounds are independent launches), each once.
+TEST(Remeasure, EachRoundRunsSideBySideWhenKeptOpenAndOpensItsSettingsAfresh) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
+  RemeasureLog side, apart;
+  ASSERT_EQ(remeasure(speed, {"faster"}, std::nullopt, 64, &side).rounds, 5u);
+  ASSERT_EQ(remeasure(speed, {"faster"}, std::nullopt, 1, &apart).rounds, 5u);
+  EXPECT_EQ(side.opened, 10u);
+  EXPECT_EQ(apart.opened, 10u);
+  // Round 1: 2 sizes x 2 placements of each setting.
+  ASSERT_EQ(side.measured.size(), 40u);
+  EXPECT_EQ(std::vector<std::string>(side.measured.begin(), side.measured.begin() + 8),
+            (std::vector<std::string>{"default", "default", "faster", "faster", "default", "default", "faster", "faster"}));
+  EXPECT_EQ(std::vector<std::string>(apart.measured.begin(), apart.measured.begin() + 8),
+            (std::vector<std::string>{"default", "default", "default", "default", "faster", "faster", "faster", "faster"}));
+  EXPECT_EQ(side.measured[8], "faster");  // round 2 starts with the next setting of the rotation
 }
 
 std::size_t rounds_of(const Confirmation& c, const std::string& setting) {
