@@ -128,7 +128,7 @@ class RoundPace {
 // One round: side by side (plan/race_order) when the backend keeps all its settings open, so a
 // size's default and finalists are measured one after another; its sessions are closed at its
 // end, and the next round opens every setting afresh.
-RunSummary run_side_by_side(const SweepRun& ctx, const Plan& round, ResultSink& sink) {
+RunSummary run_round(const SweepRun& ctx, const Plan& round, ResultSink& sink) {
   SessionCache sessions(ctx.backend.cost_model().sessions_kept);
   Plan ordered = round;
   order_round(ordered.cases, 0, side_by_side_fits(ordered.cases, sessions.capacity()));
@@ -187,7 +187,7 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
       out.budget_note = budget_note(ctx, r, rounds);
       break;
     }
-    const RunSummary summary = pace.timed([&] { return run_side_by_side(ctx, plan, collector); });
+    const RunSummary summary = pace.timed([&] { return run_round(ctx, plan, collector); });
     if (!summary.complete) return Confirmation{};
     ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());

@@ -3,8 +3,9 @@
 // the default and each finalist setting are measured again at the finalist sizes, in several
 // rounds; each round opens every setting afresh, in a rotated order, so drift hits them all
 // alike, and runs side by side (size by size, plan/race_order) when the backend keeps all of a
-// round's settings open at once. Each round's median is one sample: a setting's confirmation case summarises its round
-// medians, so disjoint CIs there mean every round agreed. A wrong or failed round marks the case.
+// round's settings open at once. Each round's median is one sample: a setting's confirmation
+// case summarises its round medians, so disjoint CIs there mean every round agreed. A wrong or
+// failed round marks the case.
 #include <optional>
 #include <string>
 #include <vector>

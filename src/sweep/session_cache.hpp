@@ -26,7 +26,7 @@ class SessionCache {
   // Keeps `session` as setting `index`'s, the most recently used; beyond the capacity the least
   // recently used one is closed (destroyed) here.
   // `measured_ok`: whether every case it ran since it was taken measured ok (on every rank).
-  void give_back(std::size_t index, std::unique_ptr<SettingSession> session, bool measured_ok = true);
+  void give_back(std::size_t index, std::unique_ptr<SettingSession> session, bool measured_ok);
   // Closes the sessions of the settings given back with measured_ok false since the last call.
   void close_failed();
 
