@@ -36,3 +36,14 @@ gtest_discover_tests(nccl_mpi_fault_tests DISCOVERY_TIMEOUT 60
   PROPERTIES LABELS mpi TIMEOUT 180 ENVIRONMENT "COMMTUNE_MPIRUN=${COMMTUNE_MPIRUN_TEXT}")
 
 include(${CMAKE_CURRENT_LIST_DIR}/gpu/tests.cmake OPTIONAL)
+
+# The device probe against a fake CUDA runtime (no GPU, no libcudart): where the NCCL backend is
+# built, since it compiles the probe's source with CUDA's headers.
+if(COMMTUNE_HAVE_NCCL)
+  add_executable(cuda_probe_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/cuda_probe_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/fake_cudart.cpp ${PROJECT_SOURCE_DIR}/src/backend/nccl/worker/cuda_probe.cpp)
+  target_include_directories(cuda_probe_tests PRIVATE ${PROJECT_SOURCE_DIR}/src
+    $<TARGET_PROPERTY:CUDA::cudart,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_link_libraries(cuda_probe_tests PRIVATE commtune_core nlohmann_json::nlohmann_json GTest::gtest_main ${CMAKE_DL_LIBS})
+  gtest_discover_tests(cuda_probe_tests PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+endif()

@@ -46,7 +46,24 @@ LibraryProbe dynamic_loader_probe() {
                             if (dlsym(handle, symbol) != nullptr) return true;
                           return false;
                         });
+                      },
+                      [](const std::string& name) {
+                        return with_library(name, [](void* handle) {
+                          for (const char* symbol : {"ncclCollNetPlugin_v11", "ncclCollNetPlugin_v10", "ncclCollNetPlugin_v9",
+                                                     "ncclCollNetPlugin_v8", "ncclCollNetPlugin_v7", "ncclCollNetPlugin_v6",
+                                                     "ncclCollNetPlugin_v5"})
+                            if (dlsym(handle, symbol) != nullptr) return true;
+                          return false;
+                        });
                       }};
+}
+
+bool environment_collnet_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
+  const std::optional<std::string> net = variable(environment, "NCCL_NET_PLUGIN");
+  if (net && *net == "none") return false;
+  for (const std::string& candidate : net_candidates(net))
+    if (probe.loads(candidate)) return probe.exports_collnet(candidate);
+  return false;
 }
 
 std::string environment_tuner_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {

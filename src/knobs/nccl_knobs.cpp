@@ -163,9 +163,25 @@ std::set<std::string> enabled(SelectionKind kind, const std::string& value, Coll
 
 // Why NCCL switches `algorithm` off on `layout` (NCCL 2.28.9 src/graph/tuning.cc and the PAT
 // enable rule), or nothing.
-std::optional<std::string> unavailable(const std::string& algorithm, const Setting& setting, const NcclLayout& layout) {
+bool is_nvls(const std::string& algorithm) { return algorithm == "NVLS" || algorithm == "NVLSTree"; }
+
+// Why NCCL has no NVLS here, whatever the collective: off by knob or environment, or no NVSwitch.
+std::optional<std::string> nvls_off(const Setting& setting, const NcclLayout& layout) {
+  if (value_of(setting, "NCCL_NVLS_ENABLE") == "0" || !layout.nvls_enabled) return "NVLS is off (NCCL_NVLS_ENABLE=0)";
+  if (!layout.nvls_hardware) return "NVLS needs NVSwitch multicast and two or more GPUs on a node";
+  return std::nullopt;
+}
+
+std::optional<std::string> unavailable(const std::string& algorithm, const Setting& setting, const NcclLayout& layout,
+                                       Collective c, const ReduceKind& kind) {
   const bool collnet = value_of(setting, "NCCL_COLLNET_ENABLE") == "1";
   if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !collnet) return "CollNet needs NCCL_COLLNET_ENABLE=1";
+  if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !layout.collnet_plugin)
+    return "CollNet needs a net plugin with CollNet support (none loads here)";
+  if (is_nvls(algorithm))
+    if (const auto off = nvls_off(setting, layout)) return off;
+  if (is_nvls(algorithm) && c != Collective::AllGather && !nvls_reduces(kind))
+    return "NVLS does not reduce " + std::string(name_of(kind.dtype)) + " " + std::string(name_of(kind.op));
   if (algorithm == "NVLS" && layout.nnodes > 1 && !collnet) return "NVLS is off across nodes without CollNet";
   if (algorithm == "NVLSTree" && layout.nnodes == 1) return "NVLSTree is off on one node";
   const std::string pat = value_of(setting, "NCCL_PAT_ENABLE");
@@ -225,14 +241,31 @@ void validate_nccl_knob(const std::string& name, const std::string& value) { che
 
 bool is_nccl_knob(std::string_view name) { return knob_table().find(name) != knob_table().end(); }
 
-std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout) {
+bool nvls_reduces(const ReduceKind& kind) {
+  switch (kind.dtype) {
+    case DataType::Int32:
+    case DataType::Uint32:
+    case DataType::Int64:
+    case DataType::Uint64:
+    case DataType::Float16:
+    case DataType::BFloat16: return kind.op == ReduceOp::Sum || kind.op == ReduceOp::Max || kind.op == ReduceOp::Min;
+    case DataType::Float32:
+    case DataType::Float64: return kind.op == ReduceOp::Sum;
+    case DataType::Int8:
+    case DataType::Uint8: return false;
+  }
+  return false;
+}
+
+std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout,
+                                           const ReduceKind& kind) {
   const std::string algo = value_of(setting, "NCCL_ALGO");
   if (algo.empty() || !setting.applies_to(c)) return std::nullopt;
   std::set<std::string> available;
   std::string why;
   for (const auto& algorithm : enabled(SelectionKind::Algorithm, algo, c)) {
     if (!algorithm_runs(algorithm, c)) continue;
-    const std::optional<std::string> off = unavailable(algorithm, setting, layout);
+    const std::optional<std::string> off = unavailable(algorithm, setting, layout, c, kind);
     if (!off) available.insert(algorithm);
     else why += (why.empty() ? "" : "; ") + *off;
   }

@@ -25,12 +25,29 @@ using KnobChecks = std::map<std::string, KnobCheck, std::less<>>;
 struct NcclLayout {
   int nranks = 1;
   int nnodes = 1;  // NCCL's nodes: distinct host hashes (every rank with --emulate-nodes)
+  // NVLink SHARP: every GPU of the job supports switch multicast (an NVSwitch system) and a node
+  // has at least two of them. True where not known (the workers then find out, and say so).
+  bool nvls_hardware = true;
+  bool nvls_enabled = true;     // the workers' environment leaves NVLS on (no NCCL_NVLS_ENABLE=0)
+  bool collnet_plugin = true;   // a net plugin with CollNet loads (NCCL_COLLNET_ENABLE=1 needs one)
+};
+
+// The element type and reduction of a sweep's cases (NVLS reduces only some of them).
+struct ReduceKind {
+  DataType dtype = DataType::Float32;
+  ReduceOp op = ReduceOp::Sum;
 };
 
 // Why `setting` cannot run collective `c` on `layout`: every algorithm its NCCL_ALGO leaves is one
 // NCCL switches off there (NVLS across nodes without CollNet, NVLSTree on one node, PAT with more
 // than one GPU per node, CollNet without NCCL_COLLNET_ENABLE=1). Nothing when it can run.
-std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout);
+std::optional<std::string> layout_conflict(const Setting& setting, Collective c, const NcclLayout& layout,
+                                           const ReduceKind& kind = {});
+
+// Whether NVLS reduces `kind` in hardware (NCCL 2.28.9 src/device.h, ncclNvlsSupported): sum, min
+// and max of 32/64-bit integers, half and bfloat16; only sum of float and double; never 8-bit
+// types or prod.
+bool nvls_reduces(const ReduceKind& kind);
 
 // One knob of the product's NCCL table, its value checked against the knob's grammar (the test
 // build's extra knobs are not in it): what an export may write.

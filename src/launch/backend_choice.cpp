@@ -11,14 +11,18 @@ BackendChoice choose_backend(const std::string& requested, const Wiring& wiring)
     throw InputError("--backend must be auto, mpi or nccl (got '" + requested + "')");
   if (wiring.simulated()) return {"nccl", "NCCL backend with " + wiring.simulated_label};
   const bool built = nccl_backend_built();
-  const int gpus = built ? visible_gpu_count() : 0;
+  const GpuCount visible = built ? visible_gpus() : GpuCount{};
+  const int gpus = visible.count;
+  // Where CUDA could not count its GPUs (a driver older than the runtime, a driver/library
+  // mismatch), say what CUDA said: that is not "no GPU".
+  const std::string none = visible.problem.empty() ? "no GPU visible" : "CUDA cannot use the GPUs: " + visible.problem;
   if (requested == "nccl") {
     if (!built) throw UnavailableError("--backend nccl: this commtune was built without CUDA/NCCL");
-    if (gpus == 0) throw UnavailableError("--backend nccl: no GPU is visible on this machine");
+    if (gpus == 0) throw UnavailableError("--backend nccl: " + none + " on this machine");
     return {"nccl", "NCCL backend (requested), " + std::to_string(gpus) + " GPU(s) visible"};
   }
   if (built && gpus > 0) return {"nccl", "NCCL backend: " + std::to_string(gpus) + " GPU(s) visible"};
-  return {"mpi", built ? "MPI host backend: no GPU visible" : "MPI host backend: built without NCCL"};
+  return {"mpi", built ? "MPI host backend: " + none : "MPI host backend: built without NCCL"};
 }
 
 }  // namespace commtune

@@ -136,10 +136,11 @@ DoctorSweep sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const
                                     SupervisorLayout layout, const AgreedDeviceFacts& facts, const std::optional<Ceiling>& ceiling) {
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
+  layout.nvls_hardware = facts.nvls_hardware;
   nlohmann::json provenance{{"tool", "commtune"}, {"nccl", facts.provenance}};
   provenance["layout"] = rank_layout(control, worker_places(layout, control.locality().local_rank));
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
-  NcclBackend backend(control, layout, launch.nccl, command, facts.free_device_bytes, provenance);
+  NcclBackend backend(control, layout, launch.nccl, command, facts.device_memory_bytes, provenance);
   const Plan plan = plan_sweep(doctor_sweep(launch.quick, "nccl"), backend);
   DoctorSweep out{{}, rank_hosts(provenance["layout"])};
   CompositeSink sink;

@@ -53,10 +53,11 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
 }
 
 // The default setting records what NCCL chose unless the workers' environment loads a tuner of its own.
-NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command) {
+NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command, int nranks) {
   NcclRunOptions run = launch.nccl;
   run.extra_knobs = launch.wiring.extra_nccl_knobs;
-  run.record = plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()), find_tuner_plugin());
+  run.record = plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()),
+                                     find_tuner_plugin(), nranks);
   return run;
 }
 
@@ -66,11 +67,12 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
-  const NcclRunOptions run = run_options(launch, command);
+  layout.nvls_hardware = facts.nvls_hardware;
+  const NcclRunOptions run = run_options(launch, command, layout.nranks);
   const nlohmann::json provenance = provenance_of(launch, facts.provenance, run.record, control,
                                                  worker_places(layout, probe, first_local_rank, launch.launcher));
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
-      std::make_unique<NcclBackend>(control, layout, run, command, facts.free_device_bytes, provenance),
+      std::make_unique<NcclBackend>(control, layout, run, command, facts.device_memory_bytes, provenance),
       control.rank());
   const Plan plan = plan_sweep(launch.config, *backend);
   const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +

@@ -1,6 +1,7 @@
 #include "measure/sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -9,17 +10,26 @@
 namespace commtune {
 namespace {
 
-void require_shape(SampleUnit unit, std::size_t iterations, const BatchTimes& batch) {
-  const std::size_t expected = unit == SampleUnit::BatchMean ? 1 : iterations;
-  if (iterations == 0 || batch.samples.size() != expected)
+void require_shape(SampleUnit unit, std::size_t block, std::size_t iterations, const BatchTimes& batch) {
+  const std::size_t expected = unit == SampleUnit::BatchMean ? 1 : unit == SampleUnit::Block ? iterations / block : iterations;
+  if (iterations == 0 || batch.samples.size() != expected || (unit == SampleUnit::Block && iterations % block != 0))
     throw BackendError("a timed batch of " + std::to_string(iterations) + " iterations returned " +
                        std::to_string(batch.samples.size()) + " samples (expected " + std::to_string(expected) + ")");
 }
 
-// The batch's time from its samples: their sum, or the one mean times the iterations.
-double batch_seconds(SampleUnit unit, std::size_t iterations, const BatchTimes& batch) {
+// The batch's time from its samples: their sum (times the block), or the one mean times the iterations.
+double batch_seconds(SampleUnit unit, std::size_t block, std::size_t iterations, const BatchTimes& batch) {
   if (unit == SampleUnit::BatchMean) return batch.samples.front() * static_cast<double>(iterations);
-  return std::accumulate(batch.samples.begin(), batch.samples.end(), 0.0);
+  const double sum = std::accumulate(batch.samples.begin(), batch.samples.end(), 0.0);
+  return unit == SampleUnit::Block ? sum * static_cast<double>(block) : sum;
+}
+
+// The pilot's seconds per iteration: the median of its samples (max over ranks already).
+double pilot_seconds(BatchTimer& timer, std::size_t iterations) {
+  std::vector<double> samples = timer.time_batch(iterations).samples;
+  if (samples.empty()) return 0;
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2), samples.end());
+  return samples[samples.size() / 2];
 }
 
 // The loop figure is kept only while every batch has one: dropped for good by one without.
@@ -75,9 +85,20 @@ std::optional<double> SampleRun::loop_seconds_per_iteration() const {
   return *loop_seconds / static_cast<double>(iterations);
 }
 
+BatchTimes BatchTimer::time_blocks(std::size_t, std::size_t) {
+  throw BackendError("this backend times every iteration alone: it has no blocks");
+}
+
+std::size_t block_for(double iteration_s, double resolution_s) {
+  if (!(resolution_s > 0)) return 1;
+  const double wanted = kResolutionsPerBlock * resolution_s / std::max(iteration_s, 1e-12);
+  if (wanted <= 1) return 1;
+  return static_cast<std::size_t>(std::min(std::ceil(wanted), static_cast<double>(kMaxBlock)));
+}
+
 void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) {
-  require_shape(run.unit, iterations, batch);
-  const double seconds = batch_seconds(run.unit, iterations, batch);
+  require_shape(run.unit, run.block, iterations, batch);
+  const double seconds = batch_seconds(run.unit, run.block, iterations, batch);
   if (iterations > run.longest_batch) {
     run.longest_batch = iterations;
     run.pipelined_seconds = seconds / static_cast<double>(iterations);
@@ -94,9 +115,14 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations);
   SampleRun run;
   run.unit = timer.unit();
+  run.resolution_s = timer.resolution_s();
+  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations) {
+    const std::size_t block = block_for(pilot_seconds(timer, std::max<std::size_t>(rule.min_samples, 5)), run.resolution_s);
+    if (block > 1) run.unit = SampleUnit::Block, run.block = block;
+  }
   while (!rule.should_stop(run.sampled())) {
     const std::size_t batch = rule.next_batch(run.sampled());
-    add_batch(run, batch, timer.time_batch(batch));
+    add_batch(run, batch, run.unit == SampleUnit::Block ? timer.time_blocks(batch, run.block) : timer.time_batch(batch));
   }
   return run;
 }

@@ -36,6 +36,13 @@ class BatchTimer {
   virtual SampleUnit unit() const { return SampleUnit::Iteration; }
   // Runs `iterations` back to back.
   virtual BatchTimes time_batch(std::size_t iterations) = 0;
+  // The clock's resolution per timed interval, where it is coarse against short iterations (CUDA
+  // events); 0 where every iteration can be timed alone.
+  virtual double resolution_s() const { return 0; }
+  // Runs `iterations` (whole blocks) back to back, timing each block of `block` as one interval:
+  // iterations / block samples, each the block's seconds / block. Only a timer with a resolution
+  // is asked.
+  virtual BatchTimes time_blocks(std::size_t iterations, std::size_t block);
   // Runs `iterations` before the timed batches (buffers touched, connections made); nothing is
   // kept. A backend whose every batch is a round trip to its workers keeps this default: a timed
   // batch whose figures are dropped.
@@ -44,9 +51,20 @@ class BatchTimer {
 
 inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles
 
+// A block is at least this many clock resolutions long (its quantization at most 1%), and at most
+// kMaxBlock iterations.
+inline constexpr double kResolutionsPerBlock = 100;
+inline constexpr std::size_t kMaxBlock = 1000;
+
+// Iterations per block for iterations of `iteration_s` on a clock of `resolution_s`: 1 where one
+// iteration already spans kResolutionsPerBlock resolutions (or the clock's resolution is 0).
+std::size_t block_for(double iteration_s, double resolution_s);
+
 struct SampleRun {
-  std::vector<double> samples;  // seconds per iteration (or per-batch means), max over ranks
+  std::vector<double> samples;  // seconds per iteration (or per-batch or per-block means), max over ranks
   SampleUnit unit = SampleUnit::Iteration;
+  std::size_t block = 1;         // Block: iterations per sample
+  double resolution_s = 0;       // the timer's resolution per interval
   std::size_t iterations = 0;    // timed iterations behind the samples
   double seconds = 0;            // timed seconds behind the samples
   std::size_t longest_batch = 0;  // iterations of the longest batch
@@ -60,7 +78,7 @@ struct SampleRun {
   // them (else empty).
   std::vector<double> cpu_s, wall_s;
 
-  Sampled sampled() const { return Sampled{samples, unit, iterations, seconds}; }
+  Sampled sampled() const { return Sampled{samples, unit, iterations, seconds, block, resolution_s}; }
   // nccl-tests' figure: the timed loops' rank-mean seconds / the iterations they ran.
   std::optional<double> loop_seconds_per_iteration() const;
   // Each rank's share of the CPU over the timed loops: its CPU seconds / its wall seconds (a
@@ -72,6 +90,9 @@ struct SampleRun {
 // hold what the run's unit says (one sample per iteration, or exactly one batch mean).
 void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch);
 
+// Warms up; where the timer's clock is coarse against one iteration (and the run is adaptive),
+// times a pilot batch (dropped, like the warm-up) to choose the block; then samples until the
+// stopping rule is satisfied.
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule);
 
 }  // namespace commtune

@@ -17,7 +17,25 @@ namespace {
 // bounds it).
 std::size_t room_for(const Sampled& sampled, std::size_t max_samples) {
   if (sampled.unit == SampleUnit::BatchMean) return std::numeric_limits<std::size_t>::max();
-  return max_samples - std::min(sampled.samples.size(), max_samples);
+  return (max_samples - std::min(sampled.samples.size(), max_samples)) * std::max<std::size_t>(sampled.block, 1);
+}
+
+// The seconds of one iteration so far (a floor keeps a zero-time clock from dividing by zero).
+double pace(const Sampled& sampled) { return std::max(sampled.seconds / static_cast<double>(sampled.iterations), 1e-9); }
+
+// The rest of a fixed run, in bounded batches.
+std::size_t next_fixed_batch(const Sampled& sampled, std::size_t fixed) {
+  const std::size_t left = fixed - std::min(sampled.iterations, fixed);
+  if (sampled.iterations == 0) return std::min(left, kFirstFixedBatch);
+  const auto by_time = static_cast<std::size_t>(std::llround(kFixedBatchSeconds / pace(sampled)));
+  return std::min({left, kMaxFixedBatch, std::max<std::size_t>(by_time, 1)});
+}
+
+// Half the clock's resolution per sample, relative to the median: how narrow an interval the
+// samples can show at all.
+double resolution_floor(const Sampled& sampled, double median) {
+  if (!(sampled.resolution_s > 0) || !(median > 0)) return 0;
+  return sampled.resolution_s / static_cast<double>(std::max<std::size_t>(sampled.block, 1)) / 2 / median;
 }
 
 }  // namespace
@@ -45,16 +63,17 @@ bool StoppingRule::should_stop(const Sampled& sampled) const {
   if (sampled.seconds >= max_time_s) return true;
   if (sampled.samples.size() < min_samples || sampled.seconds < min_time_s) return false;
   const SampleStats stats = summarize(std::vector<double>(sampled.samples.begin(), sampled.samples.end()));
-  return relative_ci_half_width(stats) <= target_relative_ci;
+  return std::max(relative_ci_half_width(stats), resolution_floor(sampled, stats.median)) <= target_relative_ci;
 }
 
 std::size_t StoppingRule::next_batch(const Sampled& sampled) const {
-  if (fixed_iterations) return *fixed_iterations - std::min(sampled.iterations, *fixed_iterations);
-  if (sampled.iterations == 0) return min_samples;
-  const double per_iteration = std::max(sampled.seconds / static_cast<double>(sampled.iterations), 1e-9);
+  if (fixed_iterations) return next_fixed_batch(sampled, *fixed_iterations);
+  const std::size_t block = sampled.unit == SampleUnit::Block ? std::max<std::size_t>(sampled.block, 1) : 1;
+  if (sampled.iterations == 0) return min_samples * block;
   const double budget = std::min(max_batch_s, max_time_s - sampled.seconds);
-  const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / per_iteration));
-  return std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room_for(sampled, max_samples), 1));
+  const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / pace(sampled)));
+  const std::size_t iterations = std::clamp<std::size_t>(by_time, 1, std::max<std::size_t>(room_for(sampled, max_samples), 1));
+  return (iterations + block - 1) / block * block;  // whole blocks, at least one
 }
 
 }  // namespace commtune

@@ -13,11 +13,16 @@ namespace commtune {
 inline constexpr std::size_t kMaxIterations = 1'000'000;  // also the most samples a case keeps
 inline constexpr std::size_t kMaxWarmup = 100'000;
 inline constexpr double kMaxCaseSeconds = 3600;
+inline constexpr std::size_t kMaxFixedBatch = 10'000;  // iterations of one batch of a fixed -n run
+inline constexpr std::size_t kFirstFixedBatch = 100;   // before the pace is known
+inline constexpr double kFixedBatchSeconds = 1.0;      // a fixed run's batch, once the pace is known
 
 // What one sample stands for. Iteration: one timed iteration. BatchMean: a whole batch's time
 // divided by its iterations (a CUDA graph, which can only be timed from outside): the batch
 // sizes differ, so the time and iterations behind the samples are counted apart from them.
-enum class SampleUnit { Iteration, BatchMean };
+// Block: the mean of a fixed number of back-to-back iterations timed as one interval, where one
+// iteration is too short against the clock's resolution (CUDA events: about 0.5 us).
+enum class SampleUnit { Iteration, BatchMean, Block };
 
 // What has been sampled so far, as the stopping rule sees it.
 struct Sampled {
@@ -25,6 +30,8 @@ struct Sampled {
   SampleUnit unit = SampleUnit::Iteration;
   std::size_t iterations = 0;  // timed iterations behind the samples
   double seconds = 0;          // timed seconds behind the samples
+  std::size_t block = 1;       // Block: iterations per sample
+  double resolution_s = 0;     // the clock's resolution per timed interval (0: negligible)
 
   // Samples that are one iteration each: iterations and seconds follow from them.
   static Sampled per_iteration(std::span<const double> samples);
@@ -47,11 +54,17 @@ struct StoppingRule {
   void validate() const;
 
   // Decision on what has been sampled. Fixed mode counts iterations; min/max samples and the
-  // confidence interval count samples (batch means in BatchMean mode); times are timed seconds.
+  // confidence interval count samples (batch means in BatchMean mode, block means in Block
+  // mode); times are timed seconds. The median's interval is never taken as narrower than half
+  // the clock's resolution per sample (resolution_s / block): quantized samples that happen to
+  // be equal do not stop a case with a precision the clock does not have.
   bool should_stop(const Sampled& sampled) const;
   bool should_stop(std::span<const double> samples) const { return should_stop(Sampled::per_iteration(samples)); }
 
-  // How many iterations to run in the next batch.
+  // How many iterations to run in the next batch (whole blocks in Block mode). Fixed mode runs
+  // the -n iterations in bounded batches (kMaxFixedBatch, and about kFixedBatchSeconds once the
+  // pace is known): one batch of 10^6 would queue 10^6 launches and events, make a reply of
+  // megabytes and run past the case's deadline.
   std::size_t next_batch(const Sampled& sampled) const;
   std::size_t next_batch(std::span<const double> samples) const { return next_batch(Sampled::per_iteration(samples)); }
 };

@@ -16,8 +16,9 @@ constexpr NameTable<CaseStatus, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
                                                                               {CaseStatus::TimedOut, "timed-out"},
                                                                               {CaseStatus::Skipped, "skipped"}}};
 
-constexpr NameTable<SampleUnit, 2> kSampleUnitNames{{{SampleUnit::Iteration, "iteration"},
-                                                     {SampleUnit::BatchMean, "batch-mean"}}};
+constexpr NameTable<SampleUnit, 3> kSampleUnitNames{{{SampleUnit::Iteration, "iteration"},
+                                                     {SampleUnit::BatchMean, "batch-mean"},
+                                                     {SampleUnit::Block, "block"}}};
 
 }  // namespace
 
@@ -75,6 +76,7 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
                          std::int64_t wrong) {
   CaseResult r = measured_case(spec, setting, nranks, run.samples, run.pipelined_seconds, wrong);
   r.sample_unit = run.unit;
+  if (run.unit == SampleUnit::Block) r.sample_block = run.block;
   if (const std::optional<double> loop = run.loop_seconds_per_iteration()) r.nccl_tests = loop_figure(spec, nranks, *loop);
   if (nranks >= 2 && !run.inside_s.empty() && run.inside_s.size() == run.samples.size() * static_cast<std::size_t>(nranks)) {
     r.arrival_samples = last_arrivals(run.inside_s, nranks);

@@ -48,6 +48,7 @@ struct CaseResult {
   std::string reason;        // why it failed or was skipped; empty when ok
   SampleStats time_us;       // per-iteration time (or per-batch means), max over ranks, in microseconds
   SampleUnit sample_unit = SampleUnit::Iteration;  // what one time_us sample stands for
+  std::size_t sample_block = 1;                    // Block: iterations per sample
   double pipelined_us = 0;   // total / iterations of the longest batch, from the samples
   std::optional<LoopFigure> nccl_tests;  // where the backend measures it (NCCL)
   double algbw_gbps = 0;     // from the median

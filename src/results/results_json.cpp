@@ -10,6 +10,7 @@
 #include "core/json_fields.hpp"
 #include "core/message_text.hpp"
 #include "core/plausible_bounds.hpp"
+#include "measure/sampler.hpp"
 #include "plan/case_json.hpp"
 #include "results/arrivals_json.hpp"
 
@@ -23,6 +24,7 @@ namespace {
 // without them reads (and writes) exactly as before.
 void put_optional_figures(json& j, const CaseResult& r) {
   if (r.sample_unit != SampleUnit::Iteration) j["sample"] = name_of(r.sample_unit);
+  if (r.sample_unit == SampleUnit::Block) j["sample_block"] = r.sample_block;
   if (r.nccl_choice) j["nccl_choice"] = to_json(*r.nccl_choice);
   if (!r.run_medians_us.empty()) j["run_medians_us"] = r.run_medians_us;
   if (r.raced_out) j["raced_out"] = json{{"round", r.raced_out->round}, {"reason", r.raced_out->reason}};
@@ -84,6 +86,18 @@ void read_raced_out(const json& j, const std::string& where, CaseResult& r) {
   r.raced_out = std::move(out);
 }
 
+// A block's iterations: with "sample": "block" only, 2 to kMaxBlock.
+void read_sample_block(const json& j, const std::string& where, CaseResult& r) {
+  const bool block = r.sample_unit == SampleUnit::Block;
+  if (!j.contains("sample_block")) {
+    if (block) throw InputError(member_path(where, "sample_block") + ": a case sampled in blocks says how many iterations each holds");
+    return;
+  }
+  if (!block) throw InputError(member_path(where, "sample_block") + ": only a case with \"sample\": \"block\" has blocks");
+  r.sample_block = static_cast<std::size_t>(integer_in(j.at("sample_block"), member_path(where, "sample_block"), 2,
+                                                       static_cast<std::int64_t>(kMaxBlock)));
+}
+
 // Arrivals need one sample per iteration: a batch mean has no last arrival.
 void read_arrivals(const json& j, const std::string& where, CaseResult& r) {
   if (!j.contains("arrivals")) return;
@@ -106,6 +120,7 @@ void read_cpu_share(const json& j, const std::string& where, CaseResult& r) {
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   read_raced_out(j, where, r);
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
+  read_sample_block(j, where, r);
   if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
   read_arrivals(j, where, r);

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backend/nccl/supervisor/choice_recording.hpp"
+
 #include "../unit/nccl/run_commtune.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 
@@ -188,6 +190,18 @@ inline void expect_nccl_choice_recorded(const nlohmann::json& results) {
   }
   EXPECT_GT(recorded, 0u);
   EXPECT_NO_THROW(results_from_json(results, "r.json")) << "the results reader refuses the recorded choices";
+}
+
+// A one-rank sweep: NCCL never asks a tuner, the results say so for every default case.
+inline void expect_nccl_choice_not_asked(const nlohmann::json& results) {
+  ASSERT_TRUE(results.is_object());
+  const nlohmann::json& record = results["provenance"]["nccl"]["nccl_choice"];
+  EXPECT_EQ(record.value("recorded", true), false) << record.dump();
+  EXPECT_EQ(record.value("reason", ""), kNotAskedAtOneRank) << record.dump();
+  for (const auto& c : results["cases"]) {
+    if (c.value("setting", "") != "default" || c.value("status", "") != "ok") continue;
+    EXPECT_EQ(c["nccl_choice"].value("recorded", true), false) << describe(c);
+  }
 }
 
 }  // namespace commtune::gpu_testing

@@ -111,6 +111,81 @@ TEST(Sampler, WarmsUpThenSamplesUntilTheRuleStops) {
   EXPECT_NEAR(run.pipelined_seconds, 2e-6, 1e-15);
 }
 
+// A fixed -n run goes in bounded batches: 10^6 iterations are never one batch of 10^6 launches,
+// events and samples (a multi-MB reply, past the case's deadline).
+TEST(StoppingRule, AFixedRunGoesInBoundedBatches) {
+  StoppingRule rule;
+  rule.fixed_iterations = kMaxIterations;
+  std::vector<double> samples;
+  std::size_t batches = 0;
+  while (!rule.should_stop(Sampled::per_iteration(samples))) {
+    const std::size_t batch = rule.next_batch(Sampled::per_iteration(samples));
+    ASSERT_GE(batch, 1u);
+    ASSERT_LE(batch, batches == 0 ? kFirstFixedBatch : kMaxFixedBatch);
+    samples.insert(samples.end(), batch, 1e-6);  // 1 us each: a 1 s batch would be 10^6
+    ++batches;
+  }
+  EXPECT_EQ(samples.size(), kMaxIterations);  // exactly -n, no more
+  EXPECT_GE(batches, kMaxIterations / kMaxFixedBatch);
+  // Slow iterations: a batch is about kFixedBatchSeconds.
+  std::vector<double> slow(kFirstFixedBatch, 0.1);
+  rule.fixed_iterations = 1000;
+  EXPECT_EQ(rule.next_batch(Sampled::per_iteration(slow)), 10u);
+}
+
+// Samples in blocks: batches are whole blocks, and the interval is never narrower than the
+// clock's resolution allows (identical quantized samples do not stop a case with false precision).
+TEST(StoppingRule, BlocksAndTheClocksResolution) {
+  StoppingRule rule = adaptive();
+  std::vector<double> samples(20, 8e-6);  // twenty identical 8 us blocks means
+  Sampled blocks{samples, SampleUnit::Block, 20 * 7, 20 * 7 * 8e-6, 7, 0.5e-6};
+  EXPECT_EQ(rule.next_batch(blocks) % 7, 0u);
+  EXPECT_EQ(rule.next_batch(Sampled{{}, SampleUnit::Block, 0, 0, 7, 0.5e-6}), rule.min_samples * 7);
+  rule.min_time_s = 0;
+  EXPECT_TRUE(rule.should_stop(blocks));  // 0.25 us / 7 / 8 us = 0.45 %: below the 1 % target
+  Sampled single{samples, SampleUnit::Iteration, 20, 20 * 8e-6, 1, 0.5e-6};
+  EXPECT_FALSE(rule.should_stop(single));  // one 0.5 us tick in 8 us: 3 % at best, the interval cannot be 0
+  single.resolution_s = 0;
+  EXPECT_TRUE(rule.should_stop(single));
+}
+
+// A timer with a coarse clock: the sampler times a pilot, then samples in blocks that span at
+// least kResolutionsPerBlock of its resolution.
+class CoarseTimer : public ScriptedTimer {
+ public:
+  double resolution_s() const override { return 0.5e-6; }
+  BatchTimes time_blocks(std::size_t n, std::size_t block) override {
+    blocks.push_back({n, block});
+    return BatchTimes{std::vector<double>(n / block, 2e-6), std::nullopt, {}};
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;
+};
+
+TEST(Sampler, ACoarseClockIsReadInBlocks) {
+  EXPECT_EQ(block_for(2e-6, 0.5e-6), 25u);
+  EXPECT_EQ(block_for(1e-3, 0.5e-6), 1u);
+  EXPECT_EQ(block_for(0, 0.5e-6), kMaxBlock);
+  EXPECT_EQ(block_for(2e-6, 0), 1u);
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 0;
+  CoarseTimer timer;
+  const SampleRun run = sample_until_stable(timer, rule);
+  EXPECT_EQ(timer.requested, (std::vector<std::size_t>{10}));  // the pilot, dropped
+  ASSERT_FALSE(timer.blocks.empty());
+  for (const auto& [n, block] : timer.blocks) {
+    EXPECT_EQ(block, 25u);
+    EXPECT_EQ(n % 25, 0u);
+  }
+  EXPECT_EQ(run.unit, SampleUnit::Block);
+  EXPECT_EQ(run.block, 25u);
+  EXPECT_EQ(run.iterations, run.samples.size() * 25);
+  EXPECT_NEAR(run.seconds, static_cast<double>(run.iterations) * 2e-6, 1e-12);
+  rule.fixed_iterations = 100;  // a fixed run keeps one sample per iteration
+  CoarseTimer fixed;
+  EXPECT_EQ(sample_until_stable(fixed, rule).unit, SampleUnit::Iteration);
+  EXPECT_TRUE(fixed.blocks.empty());
+}
+
 // A timer with its own untimed warm-up: the sampler warms up through it, and times only the batches.
 class WarmingTimer : public ScriptedTimer {
  public:

@@ -26,6 +26,7 @@ CommConfig comm_config_from_json(const json& j) {
 
 json to_json(const CaseRequest& request) {
   json j{{"index", request.spec.index}, {"check", request.check}, {"graph", request.graph}};
+  if (request.largest_bytes > 0) j["largest_bytes"] = request.largest_bytes;
   put_case_fields(j, request.spec);
   return j;
 }
@@ -37,6 +38,7 @@ CaseRequest case_request_from_json(const json& j) {
   request.spec.index = index;
   request.check = j.at("check").get<bool>();
   request.graph = j.at("graph").get<bool>();
+  request.largest_bytes = j.value("largest_bytes", std::uint64_t{0});
   return request;
 }
 
@@ -44,6 +46,19 @@ json to_json(const TimedBatch& batch) {
   json j{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}};
   if (batch.cpu_seconds && batch.wall_seconds) j["cpu_s"] = *batch.cpu_seconds, j["wall_s"] = *batch.wall_seconds;
   return j;
+}
+
+std::string time_request_line(std::size_t iterations, std::size_t block) {
+  if (block <= 1) return request_line("time", {{"iterations", iterations}});
+  return request_line("time", {{"iterations", iterations}, {"block", block}});
+}
+
+std::size_t time_block_of(const json& request) {
+  const std::size_t block = request.value("block", std::size_t{1});
+  const std::size_t iterations = request.at("iterations").get<std::size_t>();
+  if (block < 1 || block > kMaxTimeBlock || iterations % block != 0)
+    throw ProtocolError("time: block " + std::to_string(block) + " for " + std::to_string(iterations) + " iterations");
+  return block;
 }
 
 TimedBatch timed_batch_from_json(const json& j) {

@@ -27,12 +27,25 @@ struct CaseRequest {
   Case spec;
   bool check = true;   // run once, verify, count wrong elements
   bool graph = false;  // time each batch as one CUDA graph (one batch-mean sample)
+  std::uint64_t largest_bytes = 0;  // the sweep's largest size: graph mode keeps buffers that fit it
 };
+
+// CUDA events resolve about half a microsecond (cudaEventElapsedTime), coarse against a small
+// collective's 7-12 us on NVLink: the supervisor times such cases in blocks.
+inline constexpr double kCudaEventResolutionS = 0.5e-6;
+inline constexpr std::size_t kMaxTimeBlock = 1000;
+
+// The request {"op": "time", "iterations": k[, "block": b]}: k back-to-back iterations, timed one
+// event per b of them (b = 1 when absent; k a multiple of b). Throws ProtocolError on a block
+// outside 1..kMaxTimeBlock or one that does not divide k.
+std::string time_request_line(std::size_t iterations, std::size_t block);
+std::size_t time_block_of(const nlohmann::json& request);
 
 // A worker's answer to {"op": "time", "iterations": k}: what one rank measured of k iterations.
 struct TimedBatch {
-  // Without a graph: each of the k iterations' seconds. With a graph, which can only be timed
-  // from outside: one value, the graph's seconds / k.
+  // Without a graph: each of the k iterations' seconds, or with a block b each block's seconds / b
+  // (k / b values). With a graph, which can only be timed from outside: one value, the graph's
+  // seconds / k.
   std::vector<double> seconds;
   // The timed loop's seconds on this rank, which nccl-tests divides by k: the k iterations from
   // end to end, or the graph.

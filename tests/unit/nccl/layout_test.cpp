@@ -6,7 +6,10 @@
 #include "backend/nccl/supervisor/layout_skips.hpp"
 #include "backend/nccl/supervisor/nccl_backend.hpp"
 #include "core/errors.hpp"
+#include "host/environment_tuner_plugin.hpp"
 #include "knobs/nccl_knobs.hpp"
+
+#include <set>
 
 namespace commtune {
 namespace {
@@ -95,6 +98,73 @@ TEST(LayoutSkips, ASettingThatAppliesNowhereStartsNoWorkers) {
   EXPECT_NE(r.reason.find("not applicable here"), std::string::npos) << r.reason;
   const Setting mixed = knobbed({{"NCCL_ALGO", "allreduce:NVLS;allgather:Ring"}});
   EXPECT_FALSE(skips_everything(layout_skips(mixed, options, {4, 4}), mixed, options));
+}
+
+}  // namespace
+}  // namespace commtune
+
+namespace commtune {
+namespace {
+
+// NVLS reduces only some types and ops (NCCL 2.28.9 src/device.h), needs NVSwitch multicast and is
+// switched off by NCCL_NVLS_ENABLE=0; CollNet needs a plugin: a forced setting is skipped there,
+// with the reason, instead of failing every case at NCCL's launch.
+TEST(LayoutConflict, NvlsTypesOpsSwitchAndHardware) {
+  const Setting nvls = knobbed({{"NCCL_ALGO", "NVLS"}});
+  const NcclLayout node{.nranks = 8, .nnodes = 1};
+  EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Float32, ReduceOp::Sum}));
+  EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::BFloat16, ReduceOp::Max}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Int8, ReduceOp::Sum}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Uint8, ReduceOp::Sum}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::ReduceScatter, node, {DataType::Float32, ReduceOp::Prod}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Float32, ReduceOp::Max}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Float64, ReduceOp::Min}));
+  EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Int32, ReduceOp::Min}));
+  EXPECT_FALSE(layout_conflict(nvls, Collective::AllGather, node, {DataType::Int8, ReduceOp::Sum}));  // no reduction
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, node, {DataType::Int8, ReduceOp::Sum}));
+
+  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_NVLS_ENABLE", "0"}}), Collective::AllReduce, node));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, NcclLayout{.nranks = 8, .nnodes = 1, .nvls_enabled = false}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllGather, NcclLayout{.nranks = 8, .nnodes = 1, .nvls_hardware = false}));
+  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce,
+                              NcclLayout{.nranks = 16, .nnodes = 2, .nvls_hardware = false}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2}));
+}
+
+TEST(LayoutConflict, CollNetNeedsAPlugin) {
+  const Setting collnet = knobbed({{"NCCL_ALGO", "CollNetDirect"}, {"NCCL_COLLNET_ENABLE", "1"}});
+  EXPECT_FALSE(layout_conflict(collnet, Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2}));
+  EXPECT_TRUE(layout_conflict(collnet, Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2, .collnet_plugin = false}));
+}
+
+nlohmann::json host(const std::string& name, std::vector<std::pair<std::string, bool>> gpus) {
+  nlohmann::json workers = nlohmann::json::array();
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    workers.push_back({{"rank", i}, {"pci_bus_id", gpus[i].first}, {"multicast", gpus[i].second}});
+  return {{"host", name}, {"workers", workers}};
+}
+
+TEST(NvlsHardware, EveryNodeTwoMulticastGpus) {
+  const nlohmann::json two = nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}, {"0:2a", true}})});
+  EXPECT_TRUE(nvls_hardware(two, false));
+  EXPECT_FALSE(nvls_hardware(two, true));  // emulated nodes: one rank per node
+  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", false}})}), false));
+  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:18", true}})}), false));  // one GPU shared
+  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}})}), false));
+}
+
+TEST(EnvironmentCollnetPlugin, TheNetPluginNcclLoadsMustExportIt) {
+  std::set<std::string> present{"libnccl-net.so", "libnccl-net-sharp.so"};
+  std::set<std::string> collnet{"libnccl-net-sharp.so"};
+  const LibraryProbe probe{[&](const std::string& n) { return present.count(n) > 0; }, [](const std::string&) { return false; },
+                           [&](const std::string& n) { return collnet.count(n) > 0; }};
+  EXPECT_FALSE(environment_collnet_plugin({}, probe));  // libnccl-net.so loads, exports no CollNet
+  EXPECT_TRUE(environment_collnet_plugin({"NCCL_NET_PLUGIN=sharp"}, probe));
+  EXPECT_FALSE(environment_collnet_plugin({"NCCL_NET_PLUGIN=none"}, probe));
+  collnet.insert("libnccl-net.so");
+  EXPECT_TRUE(environment_collnet_plugin({}, probe));
+  present.clear();
+  EXPECT_FALSE(environment_collnet_plugin({}, probe));
 }
 
 }  // namespace

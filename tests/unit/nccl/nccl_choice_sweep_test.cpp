@@ -11,6 +11,9 @@
 #include <sstream>
 
 #include "backend/nccl/simulated/simulated_tuner.hpp"
+#include "backend/nccl/supervisor/choice_recording.hpp"
+#include "backend/nccl/worker_protocol.hpp"
+#include "measure/sampler.hpp"
 #include "run_commtune.hpp"
 #include "tuner_plugin/pick_recorder.hpp"
 #include "tuner_plugin/tuner_rules.hpp"
@@ -29,10 +32,11 @@ std::string write_config(const ScratchDir& dir) {
   return dir.file("c.json");
 }
 
-Ran sweep(const ScratchDir& dir, std::vector<std::string> environment) {
+Ran sweep(const ScratchDir& dir, std::vector<std::string> environment, int ranks = 2) {
   std::filesystem::create_directory(dir.file("tmp"));
   environment.push_back("TMPDIR=" + dir.file("tmp"));
-  return run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--config", write_config(dir),
+  return run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", std::to_string(ranks), "--config",
+                      write_config(dir),
                       "--out", dir.file("r.json")},
                      environment, dir);
 }
@@ -116,6 +120,72 @@ TEST(NcclChoiceSweep, AnEnvironmentsOwnTunerPluginIsLeftAloneAndSaid) {
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
   EXPECT_NE(tuned.out.find("# note: NCCL's own choice not recorded (" + reason + ")"), std::string::npos) << tuned.out;
   EXPECT_EQ(tuned.out.find("NCCL by itself chose"), std::string::npos);
+}
+
+// The simulated workers read their intervals off a clock of CUDA events' resolution: cases whose
+// iterations are short against it are sampled in blocks (each sample a block's mean, the block in
+// the results), long ones one iteration per sample.
+TEST(NcclSweepTiming, ShortIterationsAreTimedInBlocks) {
+  ScratchDir dir;
+  const Ran ran = sweep(dir, {"NCCL_TUNER_PLUGIN=none"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  std::size_t blocked = 0, single = 0;
+  for (const CaseResult& c : doc.cases) {
+    ASSERT_TRUE(c.measured()) << c.reason;
+    const double iteration_s = c.time_us.median * 1e-6;
+    if (c.sample_unit == SampleUnit::Block) {
+      ++blocked;
+      EXPECT_GE(c.sample_block, 2u);
+      EXPECT_GE(static_cast<double>(c.sample_block) * iteration_s, 0.9 * kResolutionsPerBlock * kCudaEventResolutionS) << c.spec.bytes;
+    } else {
+      ++single;
+      EXPECT_EQ(c.sample_unit, SampleUnit::Iteration);
+      EXPECT_GE(iteration_s, 0.9 * kResolutionsPerBlock * kCudaEventResolutionS / 2) << c.spec.bytes;
+    }
+    if (c.spec.bytes <= 1024) EXPECT_EQ(c.sample_unit, SampleUnit::Block) << c.spec.bytes;
+  }
+  EXPECT_GT(blocked, 0u);
+  EXPECT_GT(single, 0u);
+}
+
+// One rank (a one-GPU machine without a launcher): NCCL never asks a tuner there, so nothing is
+// recorded and every default case says why; the record directory is never made.
+TEST(NcclChoiceSweep, OneRankIsNotAskedAndSaysSo) {
+  ScratchDir dir;
+  const Ran ran = sweep(dir, {}, 1);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["recorded"], false);
+  EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["reason"], kNotAskedAtOneRank);
+  std::size_t defaults = 0;
+  for (const CaseResult& c : doc.cases) {
+    ASSERT_TRUE(c.measured()) << c.reason;
+    if (c.setting != "default") continue;
+    ++defaults;
+    EXPECT_EQ(c.nccl_choice, unrecorded_choice(kNotAskedAtOneRank));
+  }
+  EXPECT_GT(defaults, 0u);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));
+}
+
+// The simulated NCCL itself follows NCCL at one rank: commtune's plugin in record mode, loaded
+// for a one-rank communicator, is never asked, so its record stays empty; at two ranks it is asked.
+TEST(SimulatedTuner, NeverAskedAtOneRank) {
+  ScratchDir dir;
+  for (const int ranks : {1, 2}) {
+    const std::string record = dir.file("rank-" + std::to_string(ranks) + ".record");
+    setenv("NCCL_TUNER_PLUGIN", COMMTUNE_TUNER_PLUGIN_PATH, 1);
+    setenv("COMMTUNE_TUNER_RECORD", record.c_str(), 1);
+    {
+      SimulatedTuner tuner(ranks, 1);
+      tuner.before_collective(Collective::AllReduce, 1 << 20);
+    }
+    unsetenv("NCCL_TUNER_PLUGIN");
+    unsetenv("COMMTUNE_TUNER_RECORD");
+    const bool written = std::filesystem::exists(record) && std::filesystem::file_size(record) > 0;
+    EXPECT_EQ(written, ranks > 1) << ranks << " ranks";
+  }
 }
 
 // A tuner the loader finds by NCCL's default name, NCCL_TUNER_PLUGIN unset: also the environment's.

@@ -101,15 +101,26 @@ TEST(ChoiceRecord, HostileRecordsAreNotRecordedWithTheirReason) {
 
 TEST(ChoiceRecording, TheEnvironmentsOwnTunerStaysAndIsSaid) {
   const TunerPluginLocation ours{"/opt/commtune/lib/libnccl-tuner-commtune.so", {"v5", "v6"}, ""};
-  EXPECT_EQ(plan_choice_recording("", ours).plugin, ours.path);
-  const ChoiceRecording theirs = plan_choice_recording("NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so", ours);
+  EXPECT_EQ(plan_choice_recording("", ours, 2).plugin, ours.path);
+  const ChoiceRecording theirs = plan_choice_recording("NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so", ours, 2);
   EXPECT_TRUE(theirs.plugin.empty());
   EXPECT_EQ(theirs.not_recorded, "tuner plugin of the environment: NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so; NCCL's choice not recorded");
   EXPECT_EQ(theirs.provenance()["recorded"], false);
-  const ChoiceRecording missing = plan_choice_recording("", TunerPluginLocation{"", {}, "not beside this executable"});
+  const ChoiceRecording missing = plan_choice_recording("", TunerPluginLocation{"", {}, "not beside this executable"}, 2);
   EXPECT_TRUE(missing.plugin.empty());
   EXPECT_NE(missing.not_recorded.find("not beside this executable"), std::string::npos);
-  EXPECT_TRUE(plan_choice_recording("", TunerPluginLocation{"/x.so", {"v6"}, ""}).plugin.empty());  // NCCL 2.28 needs v5
+  EXPECT_TRUE(plan_choice_recording("", TunerPluginLocation{"/x.so", {"v6"}, ""}, 2).plugin.empty());  // NCCL 2.28 needs v5
+}
+
+// NCCL 2.28 runs a one-rank communicator's collectives through ncclLaunchOneRank, without its
+// tuner: nothing to record there, whatever plugin is at hand.
+TEST(ChoiceRecording, NothingToRecordAtOneRank) {
+  const TunerPluginLocation ours{"/opt/commtune/lib/libnccl-tuner-commtune.so", {"v5"}, ""};
+  const ChoiceRecording one = plan_choice_recording("", ours, 1);
+  EXPECT_TRUE(one.plugin.empty());
+  EXPECT_EQ(one.not_recorded, kNotAskedAtOneRank);
+  EXPECT_EQ(one.provenance()["recorded"], false);
+  EXPECT_EQ(plan_choice_recording("", ours, 2).plugin, ours.path);
 }
 
 TEST(EnvironmentTunerPlugin, FollowsNcclsLoadingOrder) {

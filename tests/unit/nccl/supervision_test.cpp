@@ -156,6 +156,32 @@ TEST(WorkerEnvironment, KnobsOverrideAndEmulationAddsAHostId) {
   EXPECT_EQ(comm_config_of(setting).min_ctas, 4);
 }
 
+// NCCL lets NCCL_MIN_CTAS / NCCL_MAX_CTAS, NCCL_NET and NCCL_COMM_BLOCKING of the environment
+// override ncclConfig_t (src/init.cc): where a setting sets those through the config, the user's
+// shell must not reach its workers, or every CTA setting would measure the shell's bounds.
+TEST(WorkerEnvironment, TheShellDoesNotOverrideASettingsConfig) {
+  const std::vector<std::string> shell{"PATH=/bin", "NCCL_MAX_CTAS=2", "NCCL_MIN_CTAS=1", "NCCL_NET=IB", "NCCL_COMM_BLOCKING=0"};
+  const Setting ctas{"ctas", "", {{"NCCL_MIN_CTAS", "16"}}, {}};
+  const auto environment = worker_environment(shell, ctas, 0, false);
+  auto has = [&](const std::string& entry) { return std::find(environment.begin(), environment.end(), entry) != environment.end(); };
+  auto named = [&](const std::string& name) {
+    return std::any_of(environment.begin(), environment.end(), [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; });
+  };
+  EXPECT_FALSE(named("NCCL_MAX_CTAS"));  // the config sets 16..64: the shell's 2 would win over it
+  EXPECT_FALSE(named("NCCL_MIN_CTAS"));
+  EXPECT_FALSE(named("NCCL_COMM_BLOCKING"));
+  EXPECT_TRUE(has("NCCL_NET=IB"));  // the setting names no network: the shell's stays
+  EXPECT_EQ(config_overrides(shell, ctas),
+            (std::vector<std::string>{"NCCL_COMM_BLOCKING=0", "NCCL_MAX_CTAS=2", "NCCL_MIN_CTAS=1"}));
+
+  const Setting socket{"socket", "", {{"NCCL_NET", "Socket"}}, {}};
+  const auto net = worker_environment(shell, socket, 0, false);
+  EXPECT_NE(std::find(net.begin(), net.end(), "NCCL_NET=Socket"), net.end());
+  EXPECT_NE(std::find(net.begin(), net.end(), "NCCL_MAX_CTAS=2"), net.end());  // no CTA bounds in this setting: the shell's apply
+  EXPECT_EQ(config_overrides(shell, socket), (std::vector<std::string>{"NCCL_COMM_BLOCKING=0", "NCCL_NET=IB"}));
+  EXPECT_TRUE(config_overrides({"PATH=/bin"}, ctas).empty());
+}
+
 TEST(DeadlineControlPlane, APeerThatNeverAnswersEndsTheWait) {
   class StuckPlane : public LocalControlPlane {
    public:

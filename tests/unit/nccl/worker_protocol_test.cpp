@@ -7,6 +7,15 @@
 namespace commtune {
 namespace {
 
+TEST(WorkerProtocol, ATimeRequestCarriesWholeBlocks) {
+  const nlohmann::json plain = nlohmann::json::parse(time_request_line(40, 1));
+  EXPECT_FALSE(plain.contains("block"));
+  EXPECT_EQ(time_block_of(plain), 1u);
+  EXPECT_EQ(time_block_of(nlohmann::json::parse(time_request_line(40, 8))), 8u);
+  EXPECT_THROW(time_block_of(nlohmann::json::parse(time_request_line(40, 7))), ProtocolError);  // not whole blocks
+  EXPECT_THROW(time_block_of(nlohmann::json{{"op", "time"}, {"iterations", 4000}, {"block", 2000}}), ProtocolError);
+}
+
 TEST(WorkerProtocol, CaseRequestRoundTrips) {
   CaseRequest request;
   request.spec.index = 7;
@@ -18,7 +27,9 @@ TEST(WorkerProtocol, CaseRequestRoundTrips) {
   request.spec.root = -1;
   request.spec.placement = Placement::InPlace;
   request.graph = true;
+  request.largest_bytes = 64u << 20;
   const CaseRequest back = case_request_from_json(to_json(request));
+  EXPECT_EQ(back.largest_bytes, 64u << 20);
   EXPECT_EQ(back.spec.index, 7u);
   EXPECT_EQ(back.spec.collective, Collective::AllGather);
   EXPECT_EQ(back.spec.bytes, 4096u);

@@ -41,9 +41,9 @@ class FaultEngine : public WorkerEngine {
 
   std::int64_t check() override { return inner_->check(); }
 
-  TimedBatch time(std::size_t iterations) override {
+  TimedBatch time(std::size_t iterations, std::size_t block) override {
     if (mode_ == FaultMode::HangCase) hang_forever();
-    return inner_->time(iterations);
+    return inner_->time(iterations, block);
   }
 
   // The pairwise map has no case: its round is where a case's faults fire.

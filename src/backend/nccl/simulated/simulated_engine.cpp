@@ -1,7 +1,7 @@
 // The simulated worker: answers like the NCCL worker, with timings from an alpha-beta model whose
 // figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise. Like
 // NCCL it loads the environment's tuner plugin and asks it before every collective (the barrier
-// before a timed batch included), with a cost table of its own (simulated_tuner.hpp): the timings
+// before a timed batch included; never on a one-rank communicator, as NCCL), with a cost table of its own (simulated_tuner.hpp): the timings
 // model does not follow that table, as a real NCCL's measured times need not follow its cost model.
 #include <algorithm>
 #include <cmath>
@@ -87,7 +87,8 @@ class SimulatedEngine : public WorkerEngine {
     const std::vector<int> gpus = visible_gpus();
     for (std::size_t d = 0; d < gpus.size(); ++d)
       devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(gpus[d]) + ":00.0"},
-                         {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}});
+                         {"total_bytes", 80ull << 30},
+                         {"multicast", false}});  // no free memory: the real probe makes no context; no NVSwitch
     return {{"simulated", true}, {"nccl_version", "simulated"}, {"cuda_runtime", "simulated"},
             {"cuda_driver", "simulated"}, {"devices", devices}};
   }
@@ -99,7 +100,8 @@ class SimulatedEngine : public WorkerEngine {
     // NCCL's nodes: hosts, and every rank its own with a distinct NCCL_HOSTID (emulated nodes).
     tuner_ = std::make_unique<SimulatedTuner>(identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
     log_init();
-    return {{"nccl_version", "simulated"}, {"device", identity_.device}};
+    return {{"nccl_version", "simulated"},
+            {"device", {{"index", identity_.device}, {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}}}};
   }
 
   void prepare(const CaseRequest& request) override {
@@ -118,16 +120,24 @@ class SimulatedEngine : public WorkerEngine {
   }
 
   // Shaped like the NCCL engine's answer: per-iteration seconds, or one graph mean.
-  TimedBatch time(std::size_t iterations) override {
+  // Each interval is read off a clock of CUDA events' resolution (kCudaEventResolutionS), as the
+  // NCCL engine's: one per iteration, or one per block of `block`.
+  TimedBatch time(std::size_t iterations, std::size_t block) override {
     require_case();
+    if (block == 0 || iterations % block != 0) throw BackendError("simulated time: iterations are not whole blocks");
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
     const double base = model_seconds();
     std::normal_distribution<double> jitter(1.0, jitter_);
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
-    const double loop = std::accumulate(seconds.begin(), seconds.end(), 0.0);
-    TimedBatch batch = graph_ ? TimedBatch{{loop / static_cast<double>(iterations)}, loop} : TimedBatch{std::move(seconds), loop};
+    const double loop = event_interval(std::accumulate(seconds.begin(), seconds.end(), 0.0));
+    std::vector<double> samples;
+    for (std::size_t first = 0; first < iterations; first += block)
+      samples.push_back(event_interval(std::accumulate(seconds.begin() + static_cast<std::ptrdiff_t>(first),
+                                                       seconds.begin() + static_cast<std::ptrdiff_t>(first + block), 0.0)) /
+                        static_cast<double>(block));
+    TimedBatch batch = graph_ ? TimedBatch{{loop / static_cast<double>(iterations)}, loop} : TimedBatch{std::move(samples), loop};
     std::normal_distribution<double> share_noise(1.0, 0.02);
     batch.wall_seconds = loop;  // the host thread's modelled share of the CPU over the batch
     batch.cpu_seconds = loop * std::clamp(cpu_share_ * share_noise(noise_), 0.0, 1.0);
@@ -183,6 +193,11 @@ class SimulatedEngine : public WorkerEngine {
       if (share > 0 && share <= 1) return share;
     }
     return 0.95;
+  }
+
+  // An interval as CUDA events read it: on a grid of their resolution.
+  static double event_interval(double seconds) {
+    return std::round(seconds / kCudaEventResolutionS) * kCudaEventResolutionS;
   }
 
   void require_case() const {

@@ -83,7 +83,9 @@ SimulatedTuner::~SimulatedTuner() {
 }
 
 void SimulatedTuner::before_collective(Collective collective, std::uint64_t bytes) {
-  if (!loaded_) return;
+  // As NCCL 2.28: a one-rank communicator's collectives go through ncclLaunchOneRank (a copy on
+  // the stream), never through the cost model or the tuner (src/enqueue.cc).
+  if (!loaded_ || nranks_ == 1) return;
   SimulatedCostTable table = simulated_cost_table(collective, bytes, nranks_);
   int channels = 0;
   loaded_->tuner->getCollInfo(loaded_->context, nccl_function_index(collective), static_cast<std::size_t>(bytes), 1,

@@ -31,7 +31,8 @@ class SimulatedTuner {
   SimulatedTuner(const SimulatedTuner&) = delete;
   SimulatedTuner& operator=(const SimulatedTuner&) = delete;
 
-  // What NCCL does before enqueuing one collective of `bytes` (NCCL's nBytes).
+  // What NCCL does before enqueuing one collective of `bytes` (NCCL's nBytes): asks the tuner,
+  // except on a one-rank communicator, which NCCL runs without it.
   void before_collective(Collective collective, std::uint64_t bytes);
 
  private:

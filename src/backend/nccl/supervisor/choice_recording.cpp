@@ -11,8 +11,13 @@ nlohmann::json ChoiceRecording::provenance() const {
   return {{"recorded", true}, {"plugin", plugin}};
 }
 
-ChoiceRecording plan_choice_recording(const std::string& environment_tuner, const TunerPluginLocation& commtune_plugin) {
+ChoiceRecording plan_choice_recording(const std::string& environment_tuner, const TunerPluginLocation& commtune_plugin,
+                                      int nranks) {
   ChoiceRecording r;
+  if (nranks == 1) {
+    r.not_recorded = kNotAskedAtOneRank;
+    return r;
+  }
   if (!environment_tuner.empty()) {
     r.not_recorded = "tuner plugin of the environment: " + environment_tuner + "; NCCL's choice not recorded";
     return r;

@@ -18,10 +18,12 @@ extern char** environ;
 namespace commtune {
 namespace {
 
-std::uint64_t least_free_bytes(const nlohmann::json& probe, const std::vector<int>& devices) {
+// The probe opens no context, so it knows each device's total memory, not its free memory (the
+// worker reads that once it owns its GPU; a case that does not fit then fails on its own).
+std::uint64_t least_device_bytes(const nlohmann::json& probe, const std::vector<int>& devices) {
   std::uint64_t least = 0;
   for (int d : devices) {
-    const std::uint64_t free = probe.at("devices").at(static_cast<std::size_t>(d)).at("free_bytes").get<std::uint64_t>();
+    const std::uint64_t free = probe.at("devices").at(static_cast<std::size_t>(d)).at("total_bytes").get<std::uint64_t>();
     least = least == 0 ? free : std::min(least, free);
   }
   return least;
@@ -43,9 +45,10 @@ std::vector<WorkerPlace> places_of(const nlohmann::json& supervisors) {
 nlohmann::json supervisor_facts(const SupervisorLayout& layout, const nlohmann::json& probe) {
   nlohmann::json workers = nlohmann::json::array();
   for (std::size_t i = 0; i < layout.ranks.size(); ++i)
-    workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}, {"pci_bus_id", bus_id_of(probe, layout.devices[i])}});
+    workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}, {"pci_bus_id", bus_id_of(probe, layout.devices[i])},
+                       {"multicast", probe.at("devices").at(static_cast<std::size_t>(layout.devices[i])).value("multicast", true)}});
   return {{"host", host_name()},
-          {"free_device_bytes", least_free_bytes(probe, layout.devices)},
+          {"device_memory_bytes", least_device_bytes(probe, layout.devices)},
           {"workers", workers},
           {"devices", probe},
           {"gpu_topology", gpu_topology_matrix()},
@@ -115,6 +118,19 @@ PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emu
   return facts;
 }
 
+bool nvls_hardware(const nlohmann::json& supervisors, bool emulate_nodes) {
+  if (emulate_nodes) return false;
+  std::map<std::string, std::set<std::string>> gpus_of_host;
+  for (const auto& supervisor : supervisors)
+    for (const auto& worker : supervisor.at("workers")) {
+      if (!worker.value("multicast", true)) return false;
+      gpus_of_host[supervisor.at("host").get<std::string>()].insert(worker.at("pci_bus_id").get<std::string>());
+    }
+  for (const auto& [host, gpus] : gpus_of_host)
+    if (gpus.size() < 2) return false;
+  return !gpus_of_host.empty();
+}
+
 AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
                                      const NcclRunOptions& run) {
   const std::vector<std::string> all = control.gather_to_root(supervisor_facts(layout, probe).dump());
@@ -124,13 +140,14 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
     nlohmann::json supervisors = nlohmann::json::array();
     for (const auto& text : all) {
       nlohmann::json facts = nlohmann::json::parse(text);
-      const auto free = facts.at("free_device_bytes").get<std::uint64_t>();
+      const auto free = facts.at("device_memory_bytes").get<std::uint64_t>();
       least = least == 0 ? free : std::min(least, free);
       supervisors.push_back(std::move(facts));
     }
     const PlacementFacts placement = placement_facts(places_of(supervisors), run.emulate_nodes);
-    decided = {{"free_device_bytes", least}, {"ranks_per_device", placement.ranks_per_device}, {"nnodes", placement.nnodes},
-               {"refusal", placement.refusal ? *placement.refusal : ""}};
+    decided = {{"device_memory_bytes", least}, {"ranks_per_device", placement.ranks_per_device}, {"nnodes", placement.nnodes},
+               {"refusal", placement.refusal ? *placement.refusal : ""},
+               {"nvls_hardware", nvls_hardware(supervisors, run.emulate_nodes)}};
     decided["provenance"] = {{"supervisors", supervisors},
                              {"emulated_nodes", run.emulate_nodes},
                              {"cuda_graph_launch", run.graph},
@@ -139,8 +156,8 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
   }
   const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(decided.dump()));
   if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty()) throw InputError(refusal);
-  return AgreedDeviceFacts{agreed.at("free_device_bytes").get<std::uint64_t>(), agreed.at("ranks_per_device").get<int>(),
-                           agreed.at("nnodes").get<int>(), control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
+  return AgreedDeviceFacts{agreed.at("device_memory_bytes").get<std::uint64_t>(), agreed.at("ranks_per_device").get<int>(),
+                           agreed.at("nnodes").get<int>(), agreed.at("nvls_hardware").get<bool>(), control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
 }
 
 }  // namespace commtune

@@ -45,10 +45,16 @@ struct PlacementFacts {
 
 PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emulate_nodes);
 
+// Whether NCCL can use NVLS: every worker's GPU supports switch multicast (the probe's "multicast",
+// true where the probe could not tell) and every node has two or more distinct GPUs in the job
+// (never with emulated nodes: each rank is its own node). `supervisors`: the gathered facts.
+bool nvls_hardware(const nlohmann::json& supervisors, bool emulate_nodes);
+
 struct AgreedDeviceFacts {
-  std::uint64_t free_device_bytes = 0;  // least free memory of any device used, all hosts
+  std::uint64_t device_memory_bytes = 0;  // least total memory of any device used, all hosts
   int ranks_per_device = 1;
   int nnodes = 1;
+  bool nvls_hardware = true;  // NVLink SHARP possible: see nvls_hardware()
   nlohmann::json provenance;  // rank 0 only
 };
 

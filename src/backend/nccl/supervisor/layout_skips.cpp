@@ -28,7 +28,8 @@ class SkippingSession : public SettingSession {
 LayoutSkips layout_skips(const Setting& setting, const SweepOptions& options, const NcclLayout& layout) {
   LayoutSkips skips;
   for (Collective c : options.collectives)
-    if (const auto conflict = layout_conflict(setting, c, layout)) skips.emplace(c, *conflict);
+    if (const auto conflict = layout_conflict(setting, c, layout, ReduceKind{options.dtype, options.op}))
+      skips.emplace(c, *conflict);
   return skips;
 }
 

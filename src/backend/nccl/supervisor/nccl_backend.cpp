@@ -13,6 +13,7 @@
 #include "backend/nccl/supervisor/nccl_setting_session.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
+#include "host/environment_tuner_plugin.hpp"
 
 namespace commtune {
 namespace {
@@ -38,9 +39,21 @@ std::chrono::milliseconds to_milliseconds(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
 }
 
+std::vector<std::string> config_overrides(const std::vector<std::string>& base, const Setting& setting) {
+  const CommConfig config = comm_config_of(setting);
+  std::vector<std::string> overriding;
+  for (const auto& [name, value] : as_map(base)) {
+    const bool cta = (name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS") && (config.min_ctas || config.max_ctas);
+    const bool net = name == "NCCL_NET" && !config.net_name.empty() && value != config.net_name;
+    if (cta || net || name == "NCCL_COMM_BLOCKING") overriding.push_back(name + "=" + value);
+  }
+  return overriding;
+}
+
 std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
                                             bool emulate_nodes, const std::map<std::string, std::string>& extra) {
   std::map<std::string, std::string> variables = as_map(base);
+  for (const std::string& overriding : config_overrides(base, setting)) variables.erase(overriding.substr(0, overriding.find('=')));
   for (const auto& [name, value] : setting.knobs)
     if (!is_config_knob(name)) variables[name] = value;
   if (emulate_nodes) {
@@ -73,12 +86,12 @@ CommConfig comm_config_of(const Setting& setting) {
 }
 
 NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
-                         std::uint64_t free_device_bytes, nlohmann::json provenance)
+                         std::uint64_t device_memory_bytes, nlohmann::json provenance)
     : control_(control),
       layout_(std::move(layout)),
       run_(run),
       command_(std::move(command)),
-      free_device_bytes_(free_device_bytes),
+      device_memory_bytes_(device_memory_bytes),
       provenance_(std::move(provenance)) {}
 
 // A setting starts a worker per rank and initialises a communicator: a few seconds on one node,
@@ -86,27 +99,53 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
 // GPU. The iteration: a kernel launch and NVLink/PCIe-class bandwidth (a conservative 20 GB/s).
 // Racing keeps settings open across its rounds. Each case releases its buffers, so an idle one
 // holds its communicator only: NCCL's buffers per channel and peer, with NVLS more; 2 GiB per rank
-// on a GPU is on the generous side. At most 16; 2 where the free memory is not known.
+// on a GPU is on the generous side. At most 16; 2 where the device memory is not known (the probe
+// reads total memory: free memory needs a context, which only a worker makes on its own GPU).
 CostModel NcclBackend::cost_model() const {
   constexpr std::uint64_t kIdleSettingBytes = 2ull << 30;
   const std::uint64_t per_setting = kIdleSettingBytes * static_cast<std::uint64_t>(std::max(1, layout_.ranks_per_device));
-  const std::size_t kept = free_device_bytes_ == 0 ? 2 : std::clamp<std::size_t>(free_device_bytes_ / per_setting, 1, 16);
+  const std::size_t kept = device_memory_bytes_ == 0 ? 2 : std::clamp<std::size_t>(device_memory_bytes_ / per_setting, 1, 16);
   return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9, 1, kept};
 }
 
-PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, free_device_bytes_}; }
+PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, device_memory_bytes_}; }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
   validate_nccl_setting(setting, options.collectives, run_.extra_knobs);
 }
 
 std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
-  LayoutSkips skips = layout_skips(setting, options, NcclLayout{layout_.nranks, layout_.nnodes});
+  LayoutSkips skips = layout_skips(setting, options, nccl_layout(setting));
   if (skips_everything(skips, setting, options)) return skipping(nullptr, std::move(skips), layout_.nranks);
   return skipping(open_workers(setting), std::move(skips), layout_.nranks);
 }
 
+// What decides which algorithms NCCL can use for this setting's workers: the job's shape and GPUs,
+// and their environment (the base one with the setting's knobs over it).
+NcclLayout NcclBackend::nccl_layout(const Setting& setting) const {
+  std::vector<std::string> environment;
+  for (const auto& [name, value] : setting.knobs) environment.push_back(name + "=" + value);  // first wins, as getenv
+  environment.insert(environment.end(), command_.base_environment.begin(), command_.base_environment.end());
+  const std::map<std::string, std::string> variables = as_map(environment);
+  const auto nvls = variables.find("NCCL_NVLS_ENABLE");
+  const auto collnet = variables.find("NCCL_COLLNET_ENABLE");
+  const bool wants_collnet = collnet != variables.end() && collnet->second == "1";
+  return NcclLayout{.nranks = layout_.nranks,
+                    .nnodes = layout_.nnodes,
+                    .nvls_hardware = layout_.nvls_hardware,
+                    .nvls_enabled = nvls == variables.end() || nvls->second != "0",
+                    .collnet_plugin = !wants_collnet || environment_collnet_plugin(environment, dynamic_loader_probe())};
+}
+
 std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting) {
+  if (const std::vector<std::string> left_out = config_overrides(command_.base_environment, setting);
+      !left_out.empty() && control_.rank() == 0) {
+    std::string names;
+    for (const std::string& entry : left_out) names += (names.empty() ? "" : " ") + entry;
+    std::cerr << "# note: setting '" << setting.name << "': " << names
+              << " of the environment left out of its workers (it would override the communicator's config, "
+                 "which sets blocking and the setting's CTA bounds and network)\n";
+  }
   std::unique_ptr<NcclChoiceSource> choice = NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i) {

@@ -24,6 +24,7 @@ struct SupervisorLayout {
   std::vector<int> devices;   // their CUDA devices
   int ranks_per_device = 1;   // most workers sharing one GPU (emulated nodes), all hosts
   int nnodes = 1;             // NCCL's nodes (hosts; every rank with --emulate-nodes)
+  bool nvls_hardware = true;  // every GPU multicast-capable and two or more on each node (true: not known)
 };
 
 // How to start a worker: this executable, and the environment every worker starts from.
@@ -35,7 +36,7 @@ struct WorkerCommand {
 class NcclBackend : public Backend {
  public:
   NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
-              std::uint64_t free_device_bytes, nlohmann::json provenance);
+              std::uint64_t device_memory_bytes, nlohmann::json provenance);
   std::string name() const override { return "nccl"; }
   PlanLimits limits() const override;
   CostModel cost_model() const override;
@@ -45,17 +46,25 @@ class NcclBackend : public Backend {
 
  private:
   std::unique_ptr<SettingSession> open_workers(const Setting& setting);
+  NcclLayout nccl_layout(const Setting& setting) const;
   ControlPlane& control_;
   SupervisorLayout layout_;
   NcclRunOptions run_;
   WorkerCommand command_;
-  std::uint64_t free_device_bytes_;
+  std::uint64_t device_memory_bytes_;
   nlohmann::json provenance_;
 };
 
-// The environment of the worker of `rank` for `setting`: base, then the knobs (those applied
-// through ncclConfig_t excepted), then the emulated-node identity, then `extra` (the record mode's
-// variables of the default setting).
+// The variables of `base` ("NAME=value") that would override what the worker sets through
+// ncclConfig_t (NCCL's parseCommConfig lets the environment win, src/init.cc): NCCL_COMM_BLOCKING
+// always (the worker needs a blocking communicator), NCCL_MIN_CTAS / NCCL_MAX_CTAS where the
+// setting bounds the CTAs, NCCL_NET where the setting names another network. Left out of the
+// worker's environment, and said.
+std::vector<std::string> config_overrides(const std::vector<std::string>& base, const Setting& setting);
+
+// The environment of the worker of `rank` for `setting`: base less its config overrides, then the
+// knobs (those applied through ncclConfig_t excepted), then the emulated-node identity, then
+// `extra` (the record mode's variables of the default setting).
 std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
                                             bool emulate_nodes, const std::map<std::string, std::string>& extra = {});
 

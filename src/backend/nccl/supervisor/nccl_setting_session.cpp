@@ -16,15 +16,20 @@ struct BatchFailed {
 
 class SupervisedBatchTimer : public BatchTimer {
  public:
-  using RunBatch = std::function<StepOutcome(std::size_t iterations, nlohmann::json& data)>;
+  using RunBatch = std::function<StepOutcome(std::size_t iterations, std::size_t block, nlohmann::json& data)>;
   SupervisedBatchTimer(RunBatch run, bool graph, int nranks) : run_(std::move(run)), graph_(graph), nranks_(nranks) {}
 
   // A graph is timed from outside only: each batch gives one mean.
   SampleUnit unit() const override { return graph_ ? SampleUnit::BatchMean : SampleUnit::Iteration; }
 
-  BatchTimes time_batch(std::size_t iterations) override {
+  // CUDA events: small collectives are timed in blocks (measure/sampler.hpp, block_for).
+  double resolution_s() const override { return kCudaEventResolutionS; }
+
+  BatchTimes time_batch(std::size_t iterations) override { return time_blocks(iterations, 1); }
+
+  BatchTimes time_blocks(std::size_t iterations, std::size_t block) override {
     nlohmann::json data;
-    const StepOutcome outcome = run_(iterations, data);
+    const StepOutcome outcome = run_(iterations, block, data);
     if (!outcome.ok()) throw BatchFailed{outcome};
     const TimedBatch batch = timed_batch_from_json(data);
     BatchTimes out{batch.seconds, batch.loop_seconds, {}};
@@ -106,7 +111,7 @@ CaseResult NcclSettingSession::with_choice(CaseResult result) {
 CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, const SweepOptions& options) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;
-  const CaseRequest request{c, options.check, run_.graph};
+  const CaseRequest request{c, options.check, run_.graph, options.sizes.max_bytes};
   StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), no_data, data);
   if (!outcome.ok()) return failed_step(c, setting, outcome);
   std::int64_t wrong = -1;
@@ -116,8 +121,8 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
     wrong = data.at("wrong").get<std::int64_t>();
   }
   SupervisedBatchTimer timer(
-      [&](std::size_t iterations, nlohmann::json& batch) {
-        return step("timing", request_line("time", {{"iterations", iterations}}), combine_timed_batches, batch);
+      [&](std::size_t iterations, std::size_t block, nlohmann::json& batch) {
+        return step("timing", time_request_line(iterations, block), combine_timed_batches, batch);
       },
       run_.graph, nranks_);
   CaseResult measured;

@@ -16,9 +16,14 @@ namespace commtune {
 // Iterations to run for a batch of k timed ones (the first is dropped).
 inline constexpr std::size_t iterations_to_run(std::size_t k) { return k + 1; }
 
-// marks[i]: seconds from the first event to event i; event 0 follows the barrier and event i + 1
-// follows iteration i. Needs at least 3 marks (one kept iteration); throws BackendError otherwise.
-TimedBatch batch_from_marks(std::span<const double> marks);
+// Events of a batch of k timed iterations in blocks of `block`: one after the barrier, one after
+// the dropped first iteration, one after each block.
+inline constexpr std::size_t events_for(std::size_t k, std::size_t block) { return 2 + k / block; }
+
+// marks[i]: seconds from the first event to event i; event 0 follows the barrier, event 1 the
+// dropped first iteration and event i + 1 the i-th block of `block` iterations. Each sample is a
+// block's seconds / block. Needs at least 3 marks (one kept block); throws BackendError otherwise.
+TimedBatch batch_from_marks(std::span<const double> marks, std::size_t block = 1);
 
 // A graph of `iterations` timed from outside: one sample, the graph's seconds / iterations.
 TimedBatch batch_from_graph(double graph_seconds, std::size_t iterations);

@@ -5,19 +5,40 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
+#include "backend/nccl/worker/buffer_slots.hpp"
 #include "core/collective_traits.hpp"
 #include "plan/plan.hpp"
 
 namespace commtune {
 
+// Device buffers kept from case to case (graph mode: backend/nccl/worker/buffer_slots.hpp), freed
+// with their owner; reallocated only where a case needs more than the slot holds.
+class DeviceArena {
+ public:
+  DeviceArena() = default;
+  ~DeviceArena();
+  DeviceArena(const DeviceArena&) = delete;
+  DeviceArena& operator=(const DeviceArena&) = delete;
+  // The slot's memory, at least `needed` bytes (`planned`: what the largest case needs).
+  std::byte* take(BufferSlot slot, std::size_t needed, std::size_t planned);
+  int allocations() const { return allocations_; }
+
+ private:
+  BufferSlots slots_;
+  std::array<std::byte*, 3> memory_{};
+  int allocations_ = 0;
+};
+
 class DeviceCase {
  public:
-  // Allocates; throws BackendError (not fatal) when the buffers do not fit.
-  DeviceCase(const Case& c, int rank, int nranks);
+  // Allocates; throws BackendError (not fatal) when the buffers do not fit. With an arena, takes
+  // the buffers from it instead, sized for a case of `largest_bytes`.
+  DeviceCase(const Case& c, int rank, int nranks, DeviceArena* arena = nullptr, std::uint64_t largest_bytes = 0);
 
   // Fills the inputs and poisons the results (also zeroes the barrier's scratch buffers).
   void fill_for_check(cudaStream_t stream);
@@ -49,9 +70,10 @@ class DeviceCase {
   BufferCounts counts_;
   InPlaceOffsets in_place_offsets_;
   std::size_t element_size_;
-  DeviceBuffer send_;  // empty in place
-  DeviceBuffer recv_;  // in place, the rank's one buffer
-  DeviceBuffer scratch_;  // the barrier's send buffer, then its receive buffer
+  DeviceBuffer owned_send_, owned_recv_, owned_scratch_;  // without an arena
+  std::byte* send_ = nullptr;     // null in place
+  std::byte* recv_ = nullptr;     // in place, the rank's one buffer
+  std::byte* scratch_ = nullptr;  // the barrier's send buffer, then its receive buffer
 };
 
 }  // namespace commtune

@@ -1,23 +1,17 @@
 // Built with the NCCL backend: what this machine offers, asked without creating a CUDA context.
-#include <cuda_runtime_api.h>
 #include <nccl.h>
 
-#include "backend/nccl/worker/nccl_check.hpp"
+#include "backend/nccl/worker/cuda_probe.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
+#include "backend/nccl/worker/nccl_check.hpp"
 
 namespace commtune {
 
 bool nccl_backend_built() { return true; }
 
-// 0, not an error, where there is no driver or no GPU: the caller falls back or says why.
-int visible_gpu_count() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
-}
+GpuCount visible_gpus() { return count_visible_gpus(); }
+
+int visible_gpu_count() { return visible_gpus().count; }
 
 std::string nccl_runtime_version() {
   int code = 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "backend/nccl/worker/batch_timing.hpp"
+#include "backend/nccl/worker/cuda_probe.hpp"
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
@@ -38,23 +39,15 @@ ncclUniqueId from_hex(const std::string& hex) {
   return id;
 }
 
-nlohmann::json device_facts(int device) {
-  cudaDeviceProp properties{};
-  check_cuda(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
-  check_cuda(cudaSetDevice(device), "cudaSetDevice");
+// The worker's own device, once it is current (init): its attributes and its free memory, which
+// only a context on it can read.
+nlohmann::json own_device_facts(int device) {
+  nlohmann::json facts = device_attributes(device);
   std::size_t free = 0, total = 0;
   check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  char bus[32] = {0};
-  cudaDeviceGetPCIBusId(bus, sizeof bus, device);
-  return {{"index", device},
-          {"name", properties.name},
-          {"pci_bus_id", bus},
-          {"compute_capability", std::to_string(properties.major) + "." + std::to_string(properties.minor)},
-          {"total_bytes", total},
-          {"free_bytes", free}};
+  facts["free_bytes"] = free;
+  return facts;
 }
-
-std::string cuda_version_text(int code) { return std::to_string(code / 1000) + "." + std::to_string(code % 1000 / 10); }
 
 class EventPool {
  public:
@@ -181,16 +174,14 @@ class NcclEngine : public WorkerEngine {
   explicit NcclEngine(const WorkerIdentity& identity) : identity_(identity) {}
   ~NcclEngine() override { release(); }
 
+  // Attribute queries only: no context on any GPU (backend/nccl/worker/cuda_probe.hpp).
   nlohmann::json probe() override {
-    int count = 0, driver = 0, runtime = 0, nccl = 0;
-    check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    cudaDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
+    int nccl = 0;
     ncclGetVersion(&nccl);
-    nlohmann::json devices = nlohmann::json::array();
-    for (int d = 0; d < count; ++d) devices.push_back(device_facts(d));
-    return {{"nccl_version", nccl_version_text(nccl)}, {"nccl_headers", nccl_version_text(NCCL_VERSION_CODE)},
-            {"cuda_driver", cuda_version_text(driver)}, {"cuda_runtime", cuda_version_text(runtime)}, {"devices", devices}};
+    nlohmann::json facts = probe_visible_devices();
+    facts["nccl_version"] = nccl_version_text(nccl);
+    facts["nccl_headers"] = nccl_version_text(NCCL_VERSION_CODE);
+    return facts;
   }
 
   std::string unique_id() override {
@@ -216,7 +207,7 @@ class NcclEngine : public WorkerEngine {
     require_healthy("communicator init");
     int version = 0;
     ncclGetVersion(&version);
-    return {{"nccl_version", nccl_version_text(version)}, {"device", device_facts(identity_.device)}};
+    return {{"nccl_version", nccl_version_text(version)}, {"device", own_device_facts(identity_.device)}};
   }
 
   void prepare(const CaseRequest& request) override {
@@ -224,7 +215,12 @@ class NcclEngine : public WorkerEngine {
     require_healthy("the communicator failed between cases, before this one started");
     current_.reset();
     request_ = request;
-    current_ = std::make_unique<DeviceCase>(request.spec, identity_.rank, identity_.nranks);
+    // With a graph, the buffers are kept from case to case at the sweep's largest size (NCCL
+    // registers what a graph captures and reclaims it lazily: a freed and reused address could
+    // meet a stale registration); without, each case allocates its own.
+    if (request.graph && !arena_) arena_ = std::make_unique<DeviceArena>();
+    current_ = std::make_unique<DeviceCase>(request.spec, identity_.rank, identity_.nranks,
+                                            request.graph ? arena_.get() : nullptr, request.largest_bytes);
     current_->fill_for_check(stream_);
     wait_for_stream("fill");
   }
@@ -245,10 +241,11 @@ class NcclEngine : public WorkerEngine {
   // With the host thread's CPU and wall seconds over the whole batch (enqueue, then the polling
   // wait): a worker starved of the CPU (a CPU limit, a core other work takes) gets a smaller share
   // than the others, the evidence of the sweep's straggler finding.
-  TimedBatch time(std::size_t iterations) override {
+  TimedBatch time(std::size_t iterations, std::size_t block) override {
     require_case();
+    if (block == 0 || iterations % block != 0) throw BackendError("time: iterations are not whole blocks");
     const LoopCpuClock clock;
-    TimedBatch batch = request_.graph ? time_graph(iterations) : time_iterations(iterations);
+    TimedBatch batch = request_.graph ? time_graph(iterations) : time_iterations(iterations, block);
     const LoopCpuClock::Elapsed host = clock.elapsed();
     batch.cpu_seconds = host.cpu_s;
     batch.wall_seconds = host.wall_s;
@@ -308,21 +305,23 @@ class NcclEngine : public WorkerEngine {
     if (!current_) throw BackendError("no case prepared");
   }
 
-  // A GPU-side barrier, then k + 1 iterations back to back with an event after each: the first
-  // interval (host enqueue, skew leaving the barrier) is dropped, k remain.
-  TimedBatch time_iterations(std::size_t k) {
-    const std::size_t run = iterations_to_run(k);
-    EventPool events(run + 1);
+  // A GPU-side barrier, then k + 1 iterations back to back: an event after the barrier, after
+  // the first iteration (that interval, host enqueue and skew leaving the barrier, is dropped)
+  // and after each block of `block` iterations, so k / block intervals remain.
+  TimedBatch time_iterations(std::size_t k, std::size_t block) {
+    EventPool events(events_for(k, block));
     enqueue_or_drain([&] {
       require_launched("barrier before the timed batch", current_->launch_barrier(comm_, stream_));
       record(events[0]);
-      for (std::size_t i = 0; i < run; ++i) {
+      require_launched("timed collective", current_->launch(comm_, stream_));
+      record(events[1]);
+      for (std::size_t i = 0; i < k; ++i) {
         require_launched("timed collective", current_->launch(comm_, stream_));
-        record(events[i + 1]);
+        if ((i + 1) % block == 0) record(events[2 + i / block]);
       }
     });
     wait_for_stream("timed iterations");
-    return batch_from_marks(events.marks());
+    return batch_from_marks(events.marks(), block);
   }
 
   // k iterations captured into a graph, timed from outside: an event after the barrier and one
@@ -418,6 +417,7 @@ class NcclEngine : public WorkerEngine {
       else ncclCommAbort(comm_);
       comm_ = nullptr;
     }
+    arena_.reset();  // after the communicator: its registrations are gone with it
     if (counter_host_ != nullptr) cudaFreeHost(counter_host_);
     if (counter_ != nullptr) cudaFree(counter_);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
@@ -434,6 +434,7 @@ class NcclEngine : public WorkerEngine {
   std::string net_name_;
   CaseRequest request_;
   std::unique_ptr<DeviceCase> current_;
+  std::unique_ptr<DeviceArena> arena_;  // graph mode: buffers kept from case to case
 };
 
 }  // namespace

@@ -41,9 +41,10 @@ class WorkerEngine {
   virtual void prepare(const CaseRequest& request) = 0;
   // Runs the collective once on the filled buffers; elements that differ from the exact result.
   virtual std::int64_t check() = 0;
-  // Times `iterations` back to back on this rank: each one's seconds, or with a graph the graph's
-  // seconds / iterations; and the timed loop's seconds.
-  virtual TimedBatch time(std::size_t iterations) = 0;
+  // Times `iterations` back to back on this rank: each one's seconds (with `block` > 1, each
+  // block's seconds / block: one event per block, not per iteration), or with a graph the
+  // graph's seconds / iterations; and the timed loop's seconds.
+  virtual TimedBatch time(std::size_t iterations, std::size_t block) = 0;
   // One round of the pairwise map: exchanges with request.peer (both directions at once) on the
   // communicator, timed on this rank; nothing to do without a peer.
   virtual PairSamples pairwise(const PairwiseRequest& request) = 0;
