@@ -20,5 +20,5 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 # drive the same commtune paths the other tests run (the device check's dry run, the nccl-tests
 # bench scripts): under the sanitizers they would add a minute and no code of their own.
 ctest --test-dir "$build_dir" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}" -LE 'cluster|browser' \
-  -E '^(device_check_dry_run|bench_nccl_tests_launch|bench_nccl_tests_parsing)$' ${COMMTUNE_ASAN_CTEST_ARGS:-}
+  -E '^(device_check_dry_run|device_check_verdicts|bench_nccl_tests_launch|bench_nccl_tests_parsing)$' ${COMMTUNE_ASAN_CTEST_ARGS:-}
 echo "sanitized tests: passed under -fsanitize=address,undefined"

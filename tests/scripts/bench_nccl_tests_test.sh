@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/bench-nccl-tests.sh without a GPU.
-#   parse:  its reading of nccl-tests' output (the fixtures in tests/fixtures/), its table against a
-#           results file of the simulated test build, and its refusals (no NCCL_TESTS_DIR, a
-#           missing binary, no GPU).
+#   parse:  its reading of nccl-tests' output (the fixtures in tests/fixtures/: rows, the NCCL
+#           version), its table against a results file of the simulated test build (the median
+#           of several runs; the verdict with BENCH_TOLERANCE), and its refusals (no
+#           NCCL_TESTS_DIR, a missing binary, no GPU).
 #   launch: the whole run under mpirun -np 4 with stand-ins: an nccl-tests binary that records what
 #           each rank was given and prints a fixture, and commtune-simulated behind a commtune that
 #           says it sees a GPU.
@@ -72,6 +73,23 @@ PY
   "$bench" --table allreduce "$fixtures/nccl-tests-all_gather_perf-noisy.txt" "$work/r.json" > "$work/mixed.txt" || fail "--table, partial overlap"
   expect_line "$work/mixed.txt" '^ +1024 +46\.42 +0\.02 +- +- +-$' "size only nccl-tests ran"
   expect_line "$work/mixed.txt" '^# 2 sizes in both;' "overlap counted"
+
+  # The NCCL version nccl-tests ran: NCCL's own line (noisy fixture), else nccl-tests' nccl-library= code.
+  expect_line "$work/ag.tsv" '; NCCL 2\.28\.9$' "NCCL version from NCCL's line"
+  expect_line "$work/ar.tsv" '; NCCL 2\.28\.9$' "NCCL version from nccl-library="
+  # Several runs in one output (BENCH_REPEATS): each size's median time, busbw scaled to it.
+  { sed 's/4523\.62/4975.98/' "$fixtures/nccl-tests-all_reduce_perf.txt"; cat "$fixtures/nccl-tests-all_reduce_perf.txt"
+    sed 's/4523\.62/4071.26/' "$fixtures/nccl-tests-all_reduce_perf.txt"; } > "$work/three-runs.txt"
+  "$bench" --table allreduce "$work/three-runs.txt" "$work/r.json" > "$work/table-3.txt" || fail "--table of three runs"
+  expect_line "$work/table-3.txt" '^ +8388608 +4523\.62 +2\.78 ' "median of three runs"
+  expect_line "$work/table-3.txt" 'nccl-tests runs per size: 3 \(median taken\)' "runs counted"
+  # The verdict (BENCH_TOLERANCE): the simulated results say NCCL "simulated", the fixture 2.28.9.
+  rc=0
+  BENCH_TOLERANCE=0.02 "$bench" --table allreduce "$fixtures/nccl-tests-all_reduce_perf.txt" "$work/r.json" > "$work/verdict.txt" || rc=$?
+  [ "$rc" = 1 ] || fail "a failing verdict: want exit 1, got $rc"
+  expect_line "$work/verdict.txt" '^# verdict allreduce: FAIL .*checked=4 .*nccl_tests_nccl=2\.28\.9 commtune_nccl=simulated reason=version-mismatch$' "verdict line"
+  expect_line "$work/verdict.txt" '^ +131072 .* (ok|FAIL)$' "a checked size marked"
+  expect_line "$work/verdict.txt" '^ +32768 .* -$' "a size under 64 KiB not judged"
 
   # Refusals, each with its message.
   for unset_or_missing in "" "$work/no-such-folder"; do

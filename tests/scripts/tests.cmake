@@ -12,11 +12,15 @@ commtune_script_test(bench_nccl_tests_launch mpi bench_nccl_tests_test.sh launch
 
 commtune_script_test(device_check_refusals unit device_check_test.sh refusals
   $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
-# The dry run runs the GPU sweep tests in their simulated mode where the NCCL backend is built.
+# The dry runs (every step end to end; the bench's, the timeout's and the skip's verdicts) run the
+# GPU sweep tests in their simulated mode where the NCCL backend is built.
 set(COMMTUNE_DRY_RUN_SWEEP_TESTS "")
 if(COMMTUNE_HAVE_NCCL)
   set(COMMTUNE_DRY_RUN_SWEEP_TESTS $<TARGET_FILE:gpu_sweep_tests>)
 endif()
-commtune_script_test(device_check_dry_run mpi device_check_test.sh dry-run
-  $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated> ${COMMTUNE_DRY_RUN_SWEEP_TESTS})
-set_tests_properties(device_check_dry_run PROPERTIES TIMEOUT 300)
+foreach(mode dry-run verdicts)
+  string(REPLACE "-" "_" name "device_check_${mode}")
+  commtune_script_test(${name} mpi device_check_test.sh ${mode}
+    $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated> ${COMMTUNE_DRY_RUN_SWEEP_TESTS})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300)
+endforeach()
