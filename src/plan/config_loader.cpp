@@ -199,18 +199,25 @@ SweepConfig load_config_file(const std::string& path) {
   return config;
 }
 
-void check_settings_apply(const SweepConfig& config) {
-  for (const auto& s : config.settings) {
-    if (s.collectives.empty()) continue;
-    const bool swept = std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
-      return std::find(config.options.collectives.begin(), config.options.collectives.end(), c) !=
-             config.options.collectives.end();
-    });
-    if (!swept)
-      throw InputError("setting " + quote_text(s.name) + " runs only on " + list_of(s.collectives) +
+void check_settings_apply(SweepConfig& config) {
+  const std::vector<std::string>& named = config.options.only_settings;
+  std::vector<Setting> kept;
+  for (auto& s : config.settings) {
+    const bool swept = s.collectives.empty() || std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
+                         return std::find(config.options.collectives.begin(), config.options.collectives.end(), c) !=
+                                config.options.collectives.end();
+                       });
+    if (swept) {
+      kept.push_back(std::move(s));
+      continue;
+    }
+    if (std::find(named.begin(), named.end(), s.name) != named.end())
+      throw InputError("setting " + quote_text(s.name) + " (--setting) runs only on " + list_of(s.collectives) +
                        ", which this sweep does not measure (collectives: " + list_of(config.options.collectives) +
-                       "); leave it out with --setting or add its collective");
+                       "); add its collective to --collectives");
+    config.options.left_out_settings.push_back(s.name);
   }
+  config.settings = std::move(kept);
 }
 
 std::vector<Setting> select_settings(const std::vector<Setting>& configured, const std::vector<std::string>& only) {

@@ -14,8 +14,10 @@ namespace commtune {
 SweepConfig load_config_file(const std::string& path);
 SweepConfig parse_config(const nlohmann::json& document, const std::string& origin);
 
-// Refuses a setting restricted to collectives the sweep does not run (it would measure nothing).
-void check_settings_apply(const SweepConfig& config);
+// Leaves out the settings restricted to collectives the sweep does not run (a preset narrowed with
+// --collectives), naming them in options.left_out_settings; refuses one named with --setting (it
+// would measure nothing).
+void check_settings_apply(SweepConfig& config);
 
 // The settings to run: the config's, filtered by --setting, with a default setting first.
 std::vector<Setting> select_settings(const std::vector<Setting>& configured,

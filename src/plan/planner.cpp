@@ -93,6 +93,13 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
       plan.options.check = false;
       plan.warnings.push_back(*inexact);
     }
+  if (!options.left_out_settings.empty()) {
+    std::string names;
+    for (const auto& name : options.left_out_settings) names += (names.empty() ? "" : ", ") + name;
+    plan.warnings.push_back(std::to_string(options.left_out_settings.size()) +
+                            " setting(s) of the config left out: they run only on collectives this sweep does not measure (" +
+                            names + ")");
+  }
   if (limits.nranks == 1)
     plan.warnings.push_back("one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks N)");
   const std::size_t size_warnings = plan.warnings.size();

@@ -42,6 +42,9 @@ struct SweepOptions {
   std::size_t repeat = 1;  // --repeat: runs of the whole plan, each in a rotated case order
   RaceOptions race;        // off: every case measured to the full precision (--exhaustive)
   std::optional<double> budget_s;  // --budget: the wall time the plan was fitted into (plan/budget_fit)
+  // Settings of the config left out because they run only on collectives this sweep does not
+  // measure (a preset narrowed with --collectives); the plan says so.
+  std::vector<std::string> left_out_settings;
 };
 
 inline constexpr std::size_t kMaxRepeat = 100;

@@ -6,6 +6,9 @@
 
 #include "core/errors.hpp"
 #include "plan/config_loader.hpp"
+#include "plan/plan.hpp"
+
+#include <algorithm>
 
 namespace commtune {
 namespace {
@@ -86,12 +89,33 @@ TEST(ConfigLoader, AValueIsQuotedShortly) {
   EXPECT_LT(message.size(), 300u);
 }
 
-TEST(ConfigLoader, ASettingMustApplyToASweptCollective) {
-  SweepConfig c = parse_config(json::parse(R"({"sweep": {"collectives": ["allreduce"]},
-    "settings": [{"name": "ag", "knobs": {"K": 1}, "collectives": ["allgather"]}]})"), "c.json");
-  EXPECT_THROW(check_settings_apply(c), InputError);
-  c.options.collectives.push_back(Collective::AllGather);
-  EXPECT_NO_THROW(check_settings_apply(c));
+// A preset narrowed with --collectives: the settings for other collectives are left out (and
+// named), not refused; one named with --setting that cannot run is still an error.
+TEST(ConfigLoader, APresetNarrowedByCollectivesLeavesOtherSettingsOut) {
+  const auto config = [] {
+    return parse_config(json::parse(R"({"sweep": {"collectives": ["allreduce"]},
+      "settings": [{"name": "ag", "knobs": {"K": 1}, "collectives": ["allgather"]},
+                   {"name": "ar", "knobs": {"K": 2}, "collectives": ["allreduce", "allgather"]},
+                   {"name": "any", "knobs": {"K": 3}}]})"), "c.json");
+  };
+  SweepConfig c = config();
+  ASSERT_NO_THROW(check_settings_apply(c));
+  std::vector<std::string> names;
+  for (const Setting& s : c.settings) names.push_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"ar", "any"}));
+  EXPECT_EQ(c.options.left_out_settings, (std::vector<std::string>{"ag"}));
+  const Plan plan = make_plan(c.options, c.settings, PlanLimits{4, 4, 0});
+  EXPECT_EQ(std::count_if(plan.warnings.begin(), plan.warnings.end(),
+                          [](const std::string& w) { return w.find("ag") != std::string::npos; }), 1);
+
+  SweepConfig named = config();
+  named.options.only_settings = {"ag"};
+  EXPECT_THROW(check_settings_apply(named), InputError);
+  SweepConfig wider = config();
+  wider.options.collectives.push_back(Collective::AllGather);
+  ASSERT_NO_THROW(check_settings_apply(wider));
+  EXPECT_EQ(wider.settings.size(), 3u);
+  EXPECT_TRUE(wider.options.left_out_settings.empty());
 }
 
 TEST(ConfigLoader, MissingOrBrokenFilesAreInputErrors) {
