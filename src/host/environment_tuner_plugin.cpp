@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <initializer_list>
 #include <optional>
 
 namespace commtune {
@@ -35,47 +36,51 @@ bool with_library(const std::string& name, const std::function<bool(void*)>& use
   return result;
 }
 
+// Whether the library loads and exports any of `symbols`.
+bool exports_any(const std::string& name, std::initializer_list<const char*> symbols) {
+  return with_library(name, [symbols](void* handle) {
+    for (const char* symbol : symbols)
+      if (dlsym(handle, symbol) != nullptr) return true;
+    return false;
+  });
+}
+
+// The net plugin NCCL would load from this environment (NCCL_NET_PLUGIN as given or as
+// libnccl-net-NAME.so, else libnccl-net.so; `none`: nothing).
+std::optional<std::string> loaded_net_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
+  const std::optional<std::string> net = variable(environment, "NCCL_NET_PLUGIN");
+  if (net && *net == "none") return std::nullopt;
+  for (const std::string& candidate : net_candidates(net))
+    if (probe.loads(candidate)) return candidate;
+  return std::nullopt;
+}
+
 }  // namespace
 
 LibraryProbe dynamic_loader_probe() {
   return LibraryProbe{[](const std::string& name) { return with_library(name, [](void*) { return true; }); },
                       [](const std::string& name) {
-                        return with_library(name, [](void* handle) {
-                          for (const char* symbol : {"ncclTunerPlugin_v6", "ncclTunerPlugin_v5", "ncclTunerPlugin_v4",
-                                                     "ncclTunerPlugin_v3", "ncclTunerPlugin_v2"})
-                            if (dlsym(handle, symbol) != nullptr) return true;
-                          return false;
-                        });
+                        return exports_any(name, {"ncclTunerPlugin_v6", "ncclTunerPlugin_v5", "ncclTunerPlugin_v4",
+                                                  "ncclTunerPlugin_v3", "ncclTunerPlugin_v2"});
                       },
                       [](const std::string& name) {
-                        return with_library(name, [](void* handle) {
-                          for (const char* symbol : {"ncclCollNetPlugin_v11", "ncclCollNetPlugin_v10", "ncclCollNetPlugin_v9",
-                                                     "ncclCollNetPlugin_v8", "ncclCollNetPlugin_v7", "ncclCollNetPlugin_v6",
-                                                     "ncclCollNetPlugin_v5"})
-                            if (dlsym(handle, symbol) != nullptr) return true;
-                          return false;
-                        });
+                        return exports_any(name, {"ncclCollNetPlugin_v11", "ncclCollNetPlugin_v10", "ncclCollNetPlugin_v9",
+                                                  "ncclCollNetPlugin_v8", "ncclCollNetPlugin_v7", "ncclCollNetPlugin_v6",
+                                                  "ncclCollNetPlugin_v5"});
                       }};
 }
 
 bool environment_collnet_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
-  const std::optional<std::string> net = variable(environment, "NCCL_NET_PLUGIN");
-  if (net && *net == "none") return false;
-  for (const std::string& candidate : net_candidates(net))
-    if (probe.loads(candidate)) return probe.exports_collnet(candidate);
-  return false;
+  const std::optional<std::string> net = loaded_net_plugin(environment, probe);
+  return net && probe.exports_collnet(*net);
 }
 
 std::string environment_tuner_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
   if (const auto tuner = variable(environment, "NCCL_TUNER_PLUGIN")) return "NCCL_TUNER_PLUGIN=" + *tuner;
   if (probe.loads("libnccl-tuner.so")) return "libnccl-tuner.so (NCCL loads it when NCCL_TUNER_PLUGIN is unset)";
-  const std::optional<std::string> net = variable(environment, "NCCL_NET_PLUGIN");
-  if (net && *net == "none") return "";
-  for (const std::string& candidate : net_candidates(net))
-    if (probe.loads(candidate))
-      return probe.exports_tuner(candidate) ? candidate + " (the net plugin's own tuner, which NCCL loads when NCCL_TUNER_PLUGIN is unset)"
-                                            : "";
-  return "";
+  const std::optional<std::string> net = loaded_net_plugin(environment, probe);
+  if (!net || !probe.exports_tuner(*net)) return "";
+  return *net + " (the net plugin's own tuner, which NCCL loads when NCCL_TUNER_PLUGIN is unset)";
 }
 
 }  // namespace commtune
