@@ -13,7 +13,8 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-se
 h1{font-size:1.6em;margin:24px 0 8px}h2{font-size:1.3em;border-bottom:2px solid #ddd;padding-bottom:4px;margin-top:32px}h3{font-size:1.05em;margin:16px 0 4px}
 nav ul{padding-left:20px;margin:4px 0}.provenance{background:#f6f6f6;border:1px solid #ddd;padding:8px 12px;border-radius:4px}
 table{border-collapse:collapse;font-size:0.85em;margin:6px 0}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
-table.provenance-facts{width:100%;table-layout:fixed}table.provenance-facts td{overflow-wrap:anywhere}table.provenance-facts th:first-child{width:11em}
+table.provenance-facts{width:100%;table-layout:fixed}table.provenance-facts td{overflow-wrap:anywhere}table.provenance-facts>thead>tr>th:first-child{width:11em}
+table.provenance-facts table{font-size:1em;margin:2px 0}.provenance pre{margin:2px 0;font-size:0.9em;white-space:pre;overflow-x:auto}
 th{background:#eee}td.num{text-align:right;font-variant-numeric:tabular-nums}
 svg.plot{max-width:100%;height:auto;display:block;font-size:11px}svg .grid{stroke:#e4e4e4}svg .tick-mark{stroke:#555}
 svg .plot-area{fill:none;stroke:#888}svg .axis-title{font-size:12px;font-weight:bold}

@@ -1,5 +1,8 @@
 #include "html/table.hpp"
 
+#include <algorithm>
+#include <cstddef>
+
 #include "html/escape.hpp"
 
 namespace commtune::html {
@@ -22,6 +25,27 @@ std::string render_table(const Table& t, const std::string& css_class) {
     out += "</tr>";
   }
   return out + "</tbody></table>";
+}
+
+void drop_empty_columns(Table& t) {
+  for (std::size_t c = t.headers.size(); c-- > 1;) {
+    const bool empty = std::all_of(t.rows.begin(), t.rows.end(),
+                                   [&](const auto& row) { return c >= row.size() || row[c].empty(); });
+    if (!empty) continue;
+    t.headers.erase(t.headers.begin() + static_cast<std::ptrdiff_t>(c));
+    for (auto& row : t.rows)
+      if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+    if (c < t.numeric.size()) t.numeric.erase(t.numeric.begin() + static_cast<std::ptrdiff_t>(c));
+  }
+}
+
+std::string render_collapsed_table(const Table& t, const std::string& css_class, std::size_t shown,
+                                   const std::string& noun) {
+  if (t.rows.size() <= shown) return render_table(t, css_class);
+  Table first{t.headers, {t.rows.begin(), t.rows.begin() + static_cast<std::ptrdiff_t>(shown)}, t.numeric};
+  Table rest{t.headers, {t.rows.begin() + static_cast<std::ptrdiff_t>(shown), t.rows.end()}, t.numeric};
+  return render_table(first, css_class) + "<details><summary>" + std::to_string(rest.rows.size()) + " more " +
+         escape(noun) + "</summary>" + render_table(rest, css_class) + "</details>";
 }
 
 }  // namespace commtune::html

@@ -1,76 +1,91 @@
 #include "report/html_provenance.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "html/escape.hpp"
+#include "html/fact_table.hpp"
 #include "html/table.hpp"
+#include "report/html_provenance_layout.hpp"
+#include "report/html_provenance_nccl.hpp"
+#include "report/html_provenance_run.hpp"
+#include "report/html_provenance_values.hpp"
 
 namespace commtune {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t kMaxFactChars = 400;
+// The provenance fields in the order a person asks about them, each with its label and how it is
+// shown (nullptr: as a plain value). Fields not listed follow in the file's order.
+struct Field {
+  const char* key;
+  const char* label;
+  void (*present)(const std::string& label, const json& value, ProvenanceFacts& rows);
+};
+constexpr Field kFields[] = {
+    {"argv", "command", add_command},
+    {"start_time", "started", nullptr},
+    {"backend_choice", "backend choice", nullptr},
+    {"launcher", "launcher", add_launcher},
+    {"layout", "layout", add_layout},
+    {"config", "config", add_config},
+    {"mpi", "MPI", add_mpi},
+    {"nccl_runtime", "NCCL runtime", nullptr},
+    {"nccl", "NCCL", add_nccl},
+    {"ceiling", "ceiling", add_ceiling},
+    {"labels", "labels", nullptr},
+    {"environment", "environment", add_environment},
+    {"kernel", "kernel", nullptr},
+};
 
-std::string cut(std::string text) {
-  if (text.size() > kMaxFactChars) text = text.substr(0, kMaxFactChars) + " ...";
-  return text;
+// "commtune 0.1.0".
+void add_tool(const json& p, ProvenanceFacts& rows) {
+  if (!p.contains("tool")) return;
+  std::string tool = scalar_text(p["tool"]);
+  if (p.contains("tool_version")) tool += " " + scalar_text(p["tool_version"]);
+  rows.push_back({"tool", html::text_lines({tool})});
 }
 
-std::string fact_text(const json& v) {
-  if (v.is_string()) return cut(v.get<std::string>());
-  if (v.is_array() && std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_string(); })) {
-    std::string out;
-    for (const auto& e : v) {
-      if (!out.empty()) out += ' ';
-      out += e.get<std::string>();
+void add_fields(const json& p, const ResultsDocument& doc, ProvenanceFacts& rows) {
+  for (const Field& f : kFields) {
+    if (p.contains(f.key)) {
+      if (f.present)
+        f.present(f.label, p[f.key], rows);
+      else
+        add_value(f.label, p[f.key], rows);
     }
-    return cut(out);
+    if (std::string_view(f.key) == "config") add_settings(doc.settings, rows);
   }
-  return cut(v.dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
-// "n1 (AMD EPYC, 2 cores), n2 (...)": the hosts of a rank layout.
-std::string hosts_text(const json& layout) {
-  std::string out;
-  const auto hosts = layout.find("hosts");
-  if (hosts == layout.end() || !hosts->is_object()) return "";
-  for (const auto& [name, facts] : hosts->items()) {
-    std::string detail;
-    if (facts.is_object() && facts.contains("cpu_model")) detail = fact_text(facts["cpu_model"]);
-    if (facts.is_object() && facts.contains("cores")) detail += ", " + fact_text(facts["cores"]) + " cores";
-    if (facts.is_object() && facts.contains("gpus")) detail += ", GPUs: " + fact_text(facts["gpus"]);
-    out += (out.empty() ? "" : "; ") + name + (detail.empty() ? "" : " (" + detail + ")");
-  }
-  return cut(out);
-}
-
-void add_layout(const json& layout, html::Table& t) {
-  if (!layout.is_object()) return;
-  if (layout.contains("nranks") && layout.contains("nhosts"))
-    t.rows.push_back({"ranks", fact_text(layout["nranks"]) + " ranks on " + fact_text(layout["nhosts"]) + " node(s)"});
-  if (const std::string hosts = hosts_text(layout); !hosts.empty()) t.rows.push_back({"hosts", hosts});
-  std::string devices;
-  for (const auto& r : layout.value("ranks", json::array()))
-    if (r.is_object() && r.contains("device")) devices += (devices.empty() ? "" : ", ") + fact_text(r["device"]);
-  if (!devices.empty()) t.rows.push_back({"devices (per rank)", cut(devices)});
+  std::vector<std::string> handled{"tool", "tool_version"};
+  std::transform(std::begin(kFields), std::end(kFields), std::back_inserter(handled),
+                 [](const Field& f) { return f.key; });
+  add_other_members(p, handled, "", rows);
 }
 
 std::string results_block(const ReportInput& input, const ResultsDocument& doc) {
-  html::Table t{{"fact", "value"}, {{"file", input.path}, {"backend", doc.backend}, {"cases", std::to_string(doc.cases.size())}}, {}};
+  ProvenanceFacts rows{{"file", html::text_lines({input.path})},
+                       {"backend", html::text_lines({doc.backend})},
+                       {"cases", html::text_lines({std::to_string(doc.cases.size())})}};
   const json& p = doc.provenance;
-  if (p.is_object() && p.contains("argv")) t.rows.push_back({"command", fact_text(p["argv"])});
-  if (p.is_object() && p.contains("layout")) add_layout(p["layout"], t);
-  if (p.is_object())
-    for (const auto& [key, value] : p.items())
-      if (key != "argv" && key != "layout") t.rows.push_back({key, fact_text(value)});
-  return html::render_table(t, "provenance-facts");
+  if (p.is_object()) {
+    add_tool(p, rows);
+    add_fields(p, doc, rows);
+  } else {
+    add_value("provenance", p, rows);
+    add_settings(doc.settings, rows);
+  }
+  return html::render_fact_table(rows, "fact", "value", "provenance-facts");
 }
 
 std::string headline(const ReportInput& input) {
   if (const auto* rec = std::get_if<Recommendation>(&input.content))
-    return rec->backend + ", " + std::to_string(rec->nranks) + " ranks, " + std::to_string(rec->nnodes) + " node(s)";
+    return rec->backend + ", " + std::to_string(rec->nranks) + " ranks, " + std::to_string(rec->nnodes) +
+           " node(s)";
   if (const auto* cmp = std::get_if<CompareDocument>(&input.content)) return cmp->summary;
   if (const auto* doc = std::get_if<DoctorDocument>(&input.content))
-    return std::string(doc->healthy ? "healthy" : "needs attention") + ", " + std::to_string(doc->findings.size()) + " finding(s)";
+    return std::string(doc->healthy ? "healthy" : "needs attention") + ", " +
+           std::to_string(doc->findings.size()) + " finding(s)";
   return "";
 }
 
@@ -80,8 +95,10 @@ std::string provenance_html(const std::vector<ReportInput>& inputs, const std::s
   std::string out = "<h2>Provenance</h2>\n";
   html::Table others{{"file", "kind", "what"}, {}, {}};
   for (const auto& input : inputs) {
-    if (const auto* doc = std::get_if<ResultsDocument>(&input.content)) out += results_block(input, *doc) + "\n";
-    else others.rows.push_back({input.path, std::string(kind_name(input)), headline(input)});
+    if (const auto* doc = std::get_if<ResultsDocument>(&input.content))
+      out += results_block(input, *doc) + "\n";
+    else
+      others.rows.push_back({input.path, std::string(kind_name(input)), headline(input)});
   }
   if (!others.rows.empty()) out += html::render_table(others, "inputs") + "\n";
   return out + "<p>Report: <code>" + html::escape(report_command) + "</code></p>\n";

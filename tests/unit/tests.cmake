@@ -34,4 +34,5 @@ commtune_unit_test(doctor_unit_tests
 # `commtune report`: the HTML/SVG generator and the page from fixtures, with golden files.
 commtune_unit_test(html_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/html_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/html_provenance_test.cpp
 )
