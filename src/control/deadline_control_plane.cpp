@@ -1,10 +1,30 @@
 #include "control/deadline_control_plane.hpp"
 
 namespace commtune {
+namespace {
+
+class SteadyClock final : public DeadlineClock {
+ public:
+  time_point now() override { return std::chrono::steady_clock::now(); }
+  void wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                  time_point until) override {
+    changed.wait_until(lock, until);
+  }
+};
+
+}  // namespace
+
+DeadlineClock& DeadlineClock::steady() {
+  static SteadyClock clock;
+  return clock;
+}
 
 DeadlineControlPlane::DeadlineControlPlane(ControlPlane& inner, std::chrono::milliseconds deadline,
-                                           std::function<void(const std::string&)> on_expiry)
-    : inner_(inner), deadline_(deadline), on_expiry_(std::move(on_expiry)), watcher_([this] { watch(); }) {}
+                                           std::function<void(const std::string&)> on_expiry,
+                                           DeadlineClock& clock)
+    : inner_(inner), deadline_(deadline), on_expiry_(std::move(on_expiry)), clock_(clock), watcher_([this] {
+        watch();
+      }) {}
 
 DeadlineControlPlane::~DeadlineControlPlane() {
   {
@@ -20,7 +40,7 @@ auto DeadlineControlPlane::guarded(const char* what, Call&& call) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     waiting_in_ = what;
-    waiting_since_ = std::chrono::steady_clock::now();
+    waiting_since_ = clock_.now();
   }
   changed_.notify_all();
   auto result = call();
@@ -39,13 +59,15 @@ void DeadlineControlPlane::watch() {
       changed_.wait(lock);
       continue;
     }
-    const auto since = waiting_since_;
-    const auto expiry = since + deadline_;
-    changed_.wait_until(lock, expiry, [&] { return stopping_ || waiting_in_ == nullptr || waiting_since_ != since; });
-    if (!stopping_ && waiting_in_ != nullptr && waiting_since_ == since && std::chrono::steady_clock::now() >= expiry) {
-      const std::string message = "rank " + std::to_string(inner_.rank()) + ": no word from the other supervisors for " +
-                                  std::to_string(deadline_.count() / 1000) + " s while waiting in " + waiting_in_ +
-                                  ": a peer supervisor died or hangs; ending the job";
+    // Woken by the call's end, a new call or the deadline (or spuriously): the loop looks again.
+    const auto expiry = waiting_since_ + deadline_;
+    if (clock_.now() < expiry) {
+      clock_.wait_until(lock, changed_, expiry);
+    } else {
+      const std::string message = "rank " + std::to_string(inner_.rank()) +
+                                  ": no word from the other supervisors for " +
+                                  std::to_string(deadline_.count() / 1000) + " s while waiting in " +
+                                  waiting_in_ + ": a peer supervisor died or hangs; ending the job";
       lock.unlock();
       on_expiry_(message);
       return;

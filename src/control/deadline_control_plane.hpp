@@ -14,9 +14,24 @@
 
 namespace commtune {
 
+// The clock the deadlines are kept by: the steady clock in every run; tests drive one of their own.
+class DeadlineClock {
+ public:
+  using time_point = std::chrono::steady_clock::time_point;
+  virtual ~DeadlineClock() = default;
+  virtual time_point now() = 0;
+  // Waits on `changed` (its mutex held by `lock`) until notified or `until` by this clock; it may
+  // return early, the caller looks again.
+  virtual void wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                          time_point until) = 0;
+  static DeadlineClock& steady();
+};
+
 class DeadlineControlPlane : public ControlPlane {
  public:
-  DeadlineControlPlane(ControlPlane& inner, std::chrono::milliseconds deadline, std::function<void(const std::string&)> on_expiry);
+  DeadlineControlPlane(ControlPlane& inner, std::chrono::milliseconds deadline,
+                       std::function<void(const std::string&)> on_expiry,
+                       DeadlineClock& clock = DeadlineClock::steady());
   ~DeadlineControlPlane() override;
   DeadlineControlPlane(const DeadlineControlPlane&) = delete;
   DeadlineControlPlane& operator=(const DeadlineControlPlane&) = delete;
@@ -37,10 +52,11 @@ class DeadlineControlPlane : public ControlPlane {
   ControlPlane& inner_;
   std::chrono::milliseconds deadline_;
   std::function<void(const std::string&)> on_expiry_;
+  DeadlineClock& clock_;
   std::mutex mutex_;
   std::condition_variable changed_;
   const char* waiting_in_ = nullptr;  // the call in progress, if any
-  std::chrono::steady_clock::time_point waiting_since_;
+  DeadlineClock::time_point waiting_since_;
   bool stopping_ = false;
   std::thread watcher_;
 };

@@ -182,29 +182,127 @@ TEST(WorkerEnvironment, TheShellDoesNotOverrideASettingsConfig) {
   EXPECT_TRUE(config_overrides({"PATH=/bin"}, ctas).empty());
 }
 
-TEST(DeadlineControlPlane, APeerThatNeverAnswersEndsTheWait) {
-  class StuckPlane : public LocalControlPlane {
-   public:
-    bool any(bool) override {
-      std::this_thread::sleep_for(std::chrono::milliseconds(800));
-      return false;
+// The deadline's clock, moved by the test alone: no test waits for wall time to pass. It also keeps
+// what the plane reported on expiry, and tells when the watcher has looked at the clock's time.
+class ManualClock : public DeadlineClock {
+ public:
+  time_point now() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return now_;
+  }
+  void wait_until(std::unique_lock<std::mutex>& lock, std::condition_variable& changed,
+                  time_point until) override {
+    {
+      std::lock_guard<std::mutex> own(mutex_);
+      if (now_ >= until) return;
+      sleeper_ = Sleeper{lock.mutex(), &changed};
+      seen_ = now_;
     }
-  } stuck;
-  std::string message;
-  DeadlineControlPlane control(stuck, std::chrono::milliseconds(200), [&](const std::string& m) { message = m; });
-  control.any(false);
-  EXPECT_NE(message.find("peer supervisor"), std::string::npos) << message;
+    looked_.notify_all();
+    changed.wait(lock);
+    std::lock_guard<std::mutex> own(mutex_);
+    sleeper_ = Sleeper{};
+  }
+  void advance(std::chrono::milliseconds by) {
+    Sleeper sleeper;
+    {
+      std::lock_guard<std::mutex> own(mutex_);
+      now_ += by;
+      sleeper = sleeper_;
+    }
+    if (sleeper.mutex == nullptr) return;
+    std::lock_guard<std::mutex> lock(*sleeper.mutex);  // the watcher's until it waits: no lost wake-up
+    sleeper.changed->notify_all();
+  }
+  // Until the watcher has either reported an expiry or gone back to waiting after seeing the
+  // current time. False (a failure, not a hang) if it does neither within 10 s of wall time.
+  bool settle() {
+    std::unique_lock<std::mutex> own(mutex_);
+    return looked_.wait_for(own, std::chrono::seconds(10), [&] {
+      return !expiries_.empty() || (sleeper_.mutex != nullptr && seen_ == now_);
+    });
+  }
+  std::function<void(const std::string&)> on_expiry() {
+    return [this](const std::string& message) {
+      {
+        std::lock_guard<std::mutex> own(mutex_);
+        expiries_.push_back(message);
+      }
+      looked_.notify_all();
+    };
+  }
+  std::vector<std::string> expiries() {
+    std::lock_guard<std::mutex> own(mutex_);
+    return expiries_;
+  }
+
+ private:
+  struct Sleeper {
+    std::mutex* mutex = nullptr;
+    std::condition_variable* changed = nullptr;
+  };
+  std::mutex mutex_;
+  std::condition_variable looked_;
+  time_point now_{};
+  time_point seen_{};
+  Sleeper sleeper_;
+  std::vector<std::string> expiries_;
+};
+
+constexpr std::chrono::milliseconds kDeadline{30000};
+
+// A peer whose answer takes `lasts` of the clock's time to come.
+class SlowPlane : public LocalControlPlane {
+ public:
+  SlowPlane(ManualClock& clock, std::chrono::milliseconds lasts) : clock_(clock), lasts_(lasts) {}
+  bool any(bool local) override {
+    answer();
+    return local;
+  }
+  std::string broadcast_from_root(const std::string& text) override {
+    answer();
+    return text;
+  }
+  bool settled = true;
+
+ private:
+  void answer() {
+    clock_.advance(lasts_);
+    settled = settled && clock_.settle();
+  }
+  ManualClock& clock_;
+  std::chrono::milliseconds lasts_;
+};
+
+TEST(DeadlineControlPlane, APeerThatNeverAnswersEndsTheWaitAtTheDeadline) {
+  ManualClock clock;
+  SlowPlane almost(clock, kDeadline - std::chrono::milliseconds(1));
+  {
+    DeadlineControlPlane control(almost, kDeadline, clock.on_expiry(), clock);
+    control.any(false);  // answered 1 ms before the deadline: nothing said
+    ASSERT_TRUE(almost.settled);
+    EXPECT_TRUE(clock.expiries().empty());
+  }
+  SlowPlane never(clock, kDeadline);
+  DeadlineControlPlane control(never, kDeadline, clock.on_expiry(), clock);
+  control.any(false);  // still waiting at the deadline: the job ends
+  ASSERT_TRUE(never.settled);
+  const auto expiries = clock.expiries();
+  ASSERT_EQ(expiries.size(), 1u);
+  EXPECT_NE(expiries[0].find("rank 0"), std::string::npos) << expiries[0];
+  EXPECT_NE(expiries[0].find("any"), std::string::npos) << expiries[0];  // the call it waited in
 }
 
-TEST(DeadlineControlPlane, AnswersInTimeRaiseNothing) {
-  LocalControlPlane local;
-  bool expired = false;
-  {
-    DeadlineControlPlane control(local, std::chrono::milliseconds(200), [&](const std::string&) { expired = true; });
-    for (int i = 0; i < 5; ++i) EXPECT_EQ(control.broadcast_from_root("x"), "x");
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+TEST(DeadlineControlPlane, OnlyTheTimeInsideACallCounts) {
+  ManualClock clock;
+  SlowPlane answers(clock, kDeadline - std::chrono::milliseconds(1));
+  DeadlineControlPlane control(answers, kDeadline, clock.on_expiry(), clock);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(control.broadcast_from_root("x"), "x");
+    clock.advance(10 * kDeadline);  // between calls: idle, however long
   }
-  EXPECT_FALSE(expired);
+  ASSERT_TRUE(answers.settled);
+  EXPECT_TRUE(clock.expiries().empty()) << clock.expiries()[0];
 }
 
 }  // namespace
