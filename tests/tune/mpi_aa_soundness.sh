@@ -11,5 +11,11 @@ best=$(json_get "$WORK/aa.tune.json" "d['defaults_best']")
 say "size winners: $winners, defaults best: $best"
 [ "$winners" = 0 ] || die "A/A run produced $winners false winner(s)"
 [ "$best" = True ] || die "A/A run did not conclude that the defaults are best"
-grep -q "defaults are already best" "$WORK/aa.txt" || die "summary does not say the defaults are best"
+# Every job-wide choice keeps the default; no size has a winner, confirmed or not.
+python3 - "$WORK/aa.tune.json" <<'PY' || die "A/A recommendation"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+assert rec["choices"] and all(c["setting"] == "default" for c in rec["choices"]), rec["choices"]
+assert rec["sizes"] and all(not s["winner"] and not s["confirmed"] for s in rec["sizes"]), rec["sizes"]
+PY
 echo PASS

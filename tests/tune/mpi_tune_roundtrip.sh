@@ -1,18 +1,50 @@
 #!/usr/bin/env bash
 # The loop users run commtune for, on real Open MPI: sweep the default against forced all-reduce
 # algorithms (tuning at the end, with the interleaved re-measure), tune offline too, export every
-# format, source the shell file, then sweep again under the exported environment and check that
-# it is not slower than the default where something was recommended.
+# format, source the shell file, then sweep again under the exported environment.
+# So that the loop always has something to carry, the job's own environment (JOB_ENV) makes its
+# default all-reduce clearly slow: Open MPI's segmented ring in 128-byte segments, tens of times
+# the forced algorithms' time from 256 KiB. Every run then checks the whole round trip: a forced
+# setting is recommended; the exported files set its variables (the shell file as the JSON says);
+# sourced on top of the job's environment they reach the fresh sweep (its provenance); and under
+# them the default is FASTER than before at every size, the recommended ones included.
 source "$(dirname "$0")/tune_common.sh"
-say "sweep with end-of-sweep tuning"
-"${MPIRUN[@]}" -np 4 "$COMMTUNE" sweep --config "$SRC/configs/tune-allreduce.json" --out "$WORK/sweep.json" > "$WORK/sweep.txt"
+JOB_ENV=(OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=5
+         OMPI_MCA_coll_tuned_allreduce_algorithm_segmentsize=128)
+SWEEP=(sweep --config "$SRC/configs/tune-allreduce.json" -b 256K --no-report)
+FORWARD=(-x OMPI_MCA_coll_tuned_use_dynamic_rules -x OMPI_MCA_coll_tuned_allreduce_algorithm
+         -x OMPI_MCA_coll_tuned_allreduce_algorithm_segmentsize)
+
+say "sweep with end-of-sweep tuning, the job's default slowed by its environment"
+env "${JOB_ENV[@]}" "${MPIRUN[@]}" -np 4 "${FORWARD[@]}" "$COMMTUNE" "${SWEEP[@]}" --out "$WORK/sweep.json" > "$WORK/sweep.txt" \
+  2> "$WORK/sweep.err" || { cat "$WORK/sweep.err"; die "the sweep failed"; }
 [ -f "$WORK/sweep.tune.json" ] || die "no recommendation written next to the results"
 sed -n '/commtune tune/,$p' "$WORK/sweep.txt"
-"$COMMTUNE" tune "$WORK/sweep.json" --out "$WORK/offline.json" > "$WORK/offline.txt"
-grep -q "^# job-wide choices" "$WORK/offline.txt" || die "offline tune printed no summary"
+python3 - "$WORK/sweep.json" "$WORK/sweep.tune.json" "${JOB_ENV[@]}" <<'PY' || die "the recommendation"
+import json, sys
+results, rec = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+job = dict(v.split("=", 1) for v in sys.argv[3:])
+env = results["provenance"]["environment"]
+assert all(env.get(k) == v for k, v in job.items()), ("the job's environment is not the sweep's", env)
+choice = next(c for c in rec["choices"] if c["scope"] == "allreduce")
+assert choice["setting"] != "default", ("the slowed default was kept", choice, rec["sizes"])
+assert rec["confirmed"] and rec["confirm_rounds"] == 5, (rec["confirmed"], rec["confirm_rounds"], rec["notes"])
+assert [s for s in rec["sizes"] if s["winner"]], rec["sizes"]
+PY
+
+say "offline tune: every size won after the re-measure was won in the sweep alone"
+"$COMMTUNE" tune "$WORK/sweep.json" --out "$WORK/offline.json" > /dev/null
+python3 - "$WORK/sweep.tune.json" "$WORK/offline.json" <<'PY' || die "the offline recommendation"
+import json, sys
+swept, offline = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert offline["confirmed"] is False, offline["confirmed"]  # no re-measure offline
+won = lambda rec: {(s["collective"], s["bytes"]) for s in rec["sizes"] if s["winner"]}
+assert won(swept) <= won(offline), (won(swept), won(offline))
+assert [s["name"] for s in swept["settings"]] == [s["name"] for s in offline["settings"]]
+PY
 
 say "export every format"
-"$COMMTUNE" export "$WORK/sweep.tune.json" --format all --out-dir "$WORK/export"
+"$COMMTUNE" export "$WORK/sweep.tune.json" --format all --out-dir "$WORK/export" > /dev/null 2>&1
 for f in commtune.env.sh mca-params.conf docker.env commtune-export.json ompi-coll-rules.conf; do
   [ -s "$WORK/export/$f" ] || die "export did not write $f"
 done
@@ -20,37 +52,47 @@ bash -n "$WORK/export/commtune.env.sh" || die "shell export has a syntax error"
 env -i bash -c "set -euo pipefail; source '$WORK/export/commtune.env.sh'" || die "sourcing the shell export failed"
 "$COMMTUNE" export "$WORK/sweep.json" --format shell > /dev/null || die "export from a results file failed"
 cat "$WORK/export/commtune.env.sh"
+# The JSON export sets the chosen algorithm; the shell file sets exactly what the JSON says.
+python3 - "$WORK/export/commtune-export.json" "$WORK/export/commtune.env.sh" <<'PY' || die "the exported variables"
+import json, shlex, sys
+exported = json.load(open(sys.argv[1]))
+env = exported["env"]
+assert env.get("OMPI_MCA_coll_tuned_use_dynamic_rules") == "1" and env.get("OMPI_MCA_coll_tuned_allreduce_algorithm"), env
+shell = {}
+for line in open(sys.argv[2]):
+    if line.startswith("export "):
+        name, value = line[len("export "):].strip().split("=", 1)
+        shell[name] = shlex.split(value)[0] if value else ""
+assert shell == env, (shell, env)
+PY
 
-choice=$(json_get "$WORK/sweep.tune.json" "next((c['setting'] for c in d['choices'] if c['scope']=='allreduce'), 'default')")
-if [ "$choice" = default ]; then
-  say "the defaults are already best here: nothing to re-check"
-  echo PASS
-  exit 0
-fi
-say "fresh sweep under the exported environment ($choice)"
-env_lines=$(grep '^export ' "$WORK/export/commtune.env.sh" | wc -l)
-[ "$env_lines" -ge 2 ] || die "a choice was made but the shell export sets $env_lines variable(s)"
-bash -c "set -euo pipefail; source '$WORK/export/commtune.env.sh'; exec ${MPIRUN[*]} -x OMPI_MCA_coll_tuned_use_dynamic_rules \
-  -x OMPI_MCA_coll_tuned_allreduce_algorithm -np 4 '$COMMTUNE' sweep --config '$SRC/configs/tune-allreduce.json' \
-  --setting default --out '$WORK/after.json'" > "$WORK/after.txt"
+say "fresh sweep of the default, the export sourced over the job's environment"
+env "${JOB_ENV[@]}" bash -c 'set -euo pipefail; source "$1"; shift; exec "$@"' _ "$WORK/export/commtune.env.sh" \
+  "${MPIRUN[@]}" -np 4 "${FORWARD[@]}" "$COMMTUNE" "${SWEEP[@]}" --setting default --out "$WORK/after.json" \
+  > "$WORK/after.txt" 2> "$WORK/after.err" || { cat "$WORK/after.err"; die "the sweep under the export failed"; }
 set +e
-"$COMMTUNE" compare "$WORK/sweep.json" "$WORK/after.json" --format json --out "$WORK/compare.json"
+"$COMMTUNE" compare "$WORK/sweep.json" "$WORK/after.json" --format json --out "$WORK/compare.json" 2> /dev/null
+status=$?
 set -e
-python3 - "$WORK/sweep.tune.json" "$WORK/compare.json" <<'PY'
+[ "$status" = 0 ] || die "compare of the default before and after the export: exit $status, wanted 0 (nothing SLOWER)"
+python3 - "$WORK/sweep.tune.json" "$WORK/export/commtune-export.json" "$WORK/after.json" "$WORK/compare.json" <<'PY'
 import json, sys
-rec, cmp = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-choice = next(c for c in rec["choices"] if c["scope"] == "allreduce")
-sizes = {s["bytes"] for s in rec["sizes"] if s["winner"] == choice["setting"]}
-checked = 0
-for c in cmp["cases"]:
-    if c["setting"] == "default" and c["bytes"] in sizes:
-        print(f"  {c['bytes']:>8} B {c['placement']:<13} before {c['baseline']['median']:9.2f} us  "
-              f"after {c['current']['median']:9.2f} us  {c['change']*100:+6.1f}%  {c['verdict']}")
-        checked += 1
-        if c["verdict"] == "SLOWER":
-            sys.exit(f"FAIL: the exported environment is slower than the default at {c['bytes']} B")
-if checked == 0:
-    sys.exit("FAIL: no recommended size to check")
-print(f"not slower at any of the {checked} recommended cases")
+rec, exported, after, cmp = (json.load(open(p)) for p in sys.argv[1:5])
+env = after["provenance"]["environment"]
+missing = {k: (v, env.get(k)) for k, v in exported["env"].items() if env.get(k) != v}
+if missing:
+    sys.exit(f"FAIL: the exported variables did not reach the job: {missing}")
+recommended = {s["bytes"] for s in rec["sizes"] if s["winner"]}
+cases = [c for c in cmp["cases"] if c["setting"] == "default"]
+for c in cases:
+    print(f"  {c['bytes']:>8} B {c['placement']:<13} before {c['baseline']['median']:9.2f} us  "
+          f"after {c['current']['median']:9.2f} us  {c['change']*100:+6.1f}%  {c['verdict']}"
+          f"{'  (recommended size)' if c['bytes'] in recommended else ''}")
+if {c["bytes"] for c in cases} < recommended or not cases:
+    sys.exit(f"FAIL: the recommended sizes {sorted(recommended)} are not all compared")
+slow = [(c["bytes"], c["placement"], c["verdict"]) for c in cases if c["verdict"] != "FASTER"]
+if slow:
+    sys.exit(f"FAIL: under the exported environment the default is not FASTER than the slowed one: {slow}")
+print(f"FASTER at all {len(cases)} cases, the {len(recommended)} recommended size(s) included")
 PY
 echo PASS
