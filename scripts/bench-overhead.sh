@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Harness-overhead benchmark: commtune's median all-reduce latency (default setting, MPI host
-# backend) next to an independent benchmark's, OSU Micro-Benchmarks' osu_allreduce, on the same
-# machine, ranks and sizes. Prints both figures per size and their ratio (commtune / OSU).
+# Harness-overhead benchmark: commtune's mean all-reduce latency (default setting, MPI host
+# backend, float, out-of-place) next to an independent benchmark's, OSU Micro-Benchmarks'
+# osu_allreduce, on the same machine, ranks and sizes. Prints both figures per size, their ratio
+# (commtune / OSU), and a last line with the geometric-mean ratio and the worst size.
 #
 # Usage: scripts/bench-overhead.sh /path/to/osu_allreduce [ranks=2] [min=8] [max=1048576] [repeats=5]
-# OSU is not shipped or built by commtune: point this at a build of yours.
-# The two tools run alternately, `repeats` times each, so that drift of a shared machine hits both;
-# each figure is the median over the repeats. Semantics differ slightly: OSU times each call
-# between barriers and averages over iterations and ranks; commtune times back-to-back calls and
-# reports the median of the per-iteration max over ranks.
+# OSU is not shipped or built by commtune: point this at a build of yours, OSU 5.x or 7.x. OSU 7
+# takes the element type (`-T mpi_float`); OSU 5.x has no -T and always reduces floats. Which one
+# it is comes from `osu_allreduce --help` (an option list naming -T); should a run with -T still
+# fail, the bench says so and runs OSU without it.
+# The two tools run alternately, `repeats` times each, so that drift of a shared machine hits both.
+# Per run, OSU's figure is its average latency and commtune's the mean of its per-iteration times
+# (time_us.mean in the results file); each figure printed is the median of a size's runs.
+# Semantics still differ: OSU times each call between barriers and averages over iterations and
+# ranks; commtune times back-to-back calls and takes each iteration's slowest rank.
+# Environment: COMMTUNE (default build/commtune), COMMTUNE_ARGS (more sweep flags), BENCH_OUT (a
+# folder that keeps every OSU output and results file; default a temporary one).
+# Exit: 0 done, 1 a run failed or measured nothing, 2 bad input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 osu=${1:?usage: $0 /path/to/osu_allreduce [ranks] [min_bytes] [max_bytes] [repeats]}
@@ -17,34 +25,79 @@ min=${3:-8}
 max=${4:-1048576}
 repeats=${5:-5}
 commtune=${COMMTUNE:-build/commtune}
-[ -x "$osu" ] || { echo "not executable: $osu" >&2; exit 2; }
-[ -x "$commtune" ] || { echo "build commtune first (scripts/build.sh)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+read -r -a commtune_args <<< "${COMMTUNE_ARGS:-}"
+[ -x "$osu" ] || { echo "bench: not executable: $osu" >&2; exit 2; }
+[ -x "$commtune" ] || { echo "bench: build commtune first (scripts/build.sh)" >&2; exit 2; }
+if [ -n "${BENCH_OUT:-}" ]; then
+  mkdir -p "$BENCH_OUT"
+  work=$BENCH_OUT
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+
+# OSU 7's option list names -T (--type); OSU 5.x's does not.
+type_flag=()
+if bash scripts/mpirun.sh -np 1 "$osu" --help 2>&1 | grep -Eq -- '(^|[[:space:],])(-T|--type)([[:space:],=]|$)'; then
+  type_flag=(-T mpi_float)
+fi
+
+run_osu() {  # OUT: one OSU run; without -T from then on if OSU refuses it
+  if bash scripts/mpirun.sh -np "$ranks" "$osu" -m "$min:$max" "${type_flag[@]}" > "$1" 2> "$1.err" &&
+     grep -Eq '^[0-9]+[[:space:]]+[0-9.]+' "$1"; then
+    return 0
+  fi
+  if [ ${#type_flag[@]} -gt 0 ]; then
+    echo "bench: $osu failed with ${type_flag[*]}; running it without (OSU 5.x: floats, its only type)" >&2
+    type_flag=()
+    run_osu "$1"
+    return
+  fi
+  cat "$1.err" >&2
+  echo "bench: $osu failed or printed no sizes" >&2
+  exit 1
+}
 
 for r in $(seq 1 "$repeats"); do
-  bash scripts/mpirun.sh -np "$ranks" "$osu" -m "$min:$max" -T mpi_float > "$work/osu.$r.txt"
-  awk '/^[0-9]/ { print $1, $2 }' "$work/osu.$r.txt" >> "$work/osu.all"
+  run_osu "$work/osu.$r.txt"
+  rm -f "$work/commtune.$r.json"
   bash scripts/mpirun.sh -np "$ranks" "$commtune" sweep --backend mpi --collectives allreduce -d float \
-    -b "$min" -e "$max" -f 2 --placement out --out "$work/commtune.$r.json" > "$work/commtune.$r.txt" 2> /dev/null
-  awk '/^ +[0-9]/ { print $1, $6 }' "$work/commtune.$r.txt" >> "$work/ct.all"
+    -b "$min" -e "$max" -f 2 --placement out --setting default --no-report "${commtune_args[@]}" \
+    --out "$work/commtune.$r.json" > "$work/commtune.$r.txt" 2> "$work/commtune.$r.err" ||
+    { cat "$work/commtune.$r.err" >&2; echo "bench: the commtune sweep failed" >&2; exit 1; }
 done
 
-# Median per size over the repeats: "size value" lines in, "size median" lines out.
-median_per_size() {
-  sort -k1,1n -k2,2g "$1" | awk '
-    function flush() { if (n) print size, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2) }
-    $1 != size { flush(); size = $1; n = 0 }
-    { v[++n] = $2 }
-    END { flush() }'
-}
-median_per_size "$work/osu.all" > "$work/osu.dat"
-median_per_size "$work/ct.all" > "$work/ct.dat"
+python3 - "$work" "$repeats" "$ranks" "${type_flag[*]:-}" <<'PY'
+import json, math, statistics, sys
 
-echo "# ranks=$ranks, repeats=$repeats (alternating), $(grep -m1 "OSU" "$work/osu.1.txt" | sed "s/^# //")"
-printf "%12s  %14s  %18s  %8s\n" "size(B)" "osu avg(us)" "commtune med(us)" "ratio"
-join "$work/osu.dat" "$work/ct.dat" | awk '
-  { ratio = $3 / $2; printf "%12d  %14.2f  %18.2f  %8.3f\n", $1, $2, $3, ratio;
-    n++; logsum += log(ratio); if (ratio > 1.10) over++; if (ratio < 0.90) under++ }
-  END { if (n) printf "# %d sizes; geometric-mean ratio %.3f; above +10%%: %d; below -10%%: %d\n",
-                      n, exp(logsum / n), over, under }'
+work, repeats, ranks, type_flag = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+osu, ours, header = {}, {}, ""
+for r in range(1, repeats + 1):
+    for line in open(f"{work}/osu.{r}.txt"):
+        words = line.split()
+        if line.startswith("# OSU") and not header:
+            header = line[1:].strip()
+        if len(words) >= 2 and words[0].isdigit():  # size, average latency (then min, max, ... with -f)
+            osu.setdefault(int(words[0]), []).append(float(words[1]))
+    for case in json.load(open(f"{work}/commtune.{r}.json"))["cases"]:
+        if (case["setting"], case["collective"], case["placement"], case["status"]) == ("default", "allreduce", "out-of-place", "ok"):
+            ours.setdefault(case["bytes"], []).append(case["time_us"]["mean"])
+
+sizes = sorted(set(osu) & set(ours))
+if not sizes:
+    sys.exit("bench: no size measured by both")
+print(f"# ranks={ranks}, repeats={repeats} (alternating), {header or 'OSU (no header line)'}, "
+      f"OSU type flag: {type_flag or 'none (floats)'}; each figure the median of its runs")
+print(f"{'size(B)':>12}  {'osu avg(us)':>14}  {'commtune mean(us)':>18}  {'ratio':>8}")
+ratios = {}
+for size in sizes:
+    o, c = statistics.median(osu[size]), statistics.median(ours[size])
+    ratios[size] = c / o
+    print(f"{size:>12}  {o:>14.2f}  {c:>18.2f}  {ratios[size]:>8.3f}")
+one_side = sorted(set(osu) ^ set(ours))
+if one_side:
+    print(f"# measured by one tool only (left out): {', '.join(map(str, one_side))}")
+geomean = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
+worst = max(sizes, key=lambda s: abs(math.log(ratios[s])))
+print(f"# {len(sizes)} sizes; geometric-mean ratio {geomean:.3f}; worst size {worst} B: ratio {ratios[worst]:.3f}")
+PY

@@ -10,6 +10,9 @@ commtune_script_test(bench_nccl_tests_parsing unit bench_nccl_tests_test.sh pars
 commtune_script_test(bench_nccl_tests_launch mpi bench_nccl_tests_test.sh launch
   $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
 
+# bench-overhead.sh against osu_allreduce stand-ins of OSU 5.x and 7.x (label mpi: it launches both).
+commtune_script_test(bench_overhead mpi bench_overhead_test.sh $<TARGET_FILE:commtune>)
+
 commtune_script_test(device_check_refusals unit device_check_test.sh refusals
   $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
 # The dry runs (every step end to end; the bench's, the timeout's and the skip's verdicts) run the
