@@ -96,9 +96,16 @@ if len(sys.argv) > 6:  # AA=1: the same criterion between two exhaustive sweeps,
           "by the same criterion (what run-to-run drift alone gives):")
     compare("exhaustive-again", "again")
     names.append("exhaustive-again")
-for name in names:  # the finalists' re-measure of each (its cost is in the tuning time)
-    for line in open(f"{work}/{name}.err"):
-        line = line.split('\r')[-1]
-        if "re-measur" in line:
-            print(f"{name}: {line.strip().removeprefix('commtune: ')}")
+for name in names:  # the finalists' re-measure of each (its cost is in the tuning time), from its recommendation
+    rec = json.load(open(f"{work}/{name}.tune.json"))
+    rounds = {}  # (setting, collective, size) of each finalist: the rounds it ran (one sample a round), fewest over placements
+    for c in rec["confirmation_cases"]:
+        if c["setting"] != "default":
+            key = (c["setting"], c["collective"], c["bytes"])
+            ran = c["time_us"]["samples"] if c["status"] in ("ok", "wrong-data") else 0
+            rounds[key] = min(rounds.get(key, ran), ran)
+    stopped = sum(1 for r in rounds.values() if r < rec["confirm_rounds"])
+    confirmed = sum(1 for s in rec["sizes"] if s["confirmed"])
+    print(f"{name}: re-measure: {len(rounds)} finalist(s) at {len({k[1:] for k in rounds})} size(s), "
+          f"{rec['confirm_rounds']} rounds; {stopped} stopped early; {confirmed} size(s) confirmed")
 PY
