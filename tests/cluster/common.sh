@@ -12,8 +12,18 @@ say() { echo "== [${SECONDS}s] $*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 # Small sweeps: 5 sizes of three collectives, both placements (26 cases: all-gather needs 8 elements).
 SMALL=(-b 8 -e 32K -f 8 --max-time 0.05)
-# The table's first line and the banner name ranks, nodes and ranks per node.
-check_names_nodes() {  # TABLE ERR BACKEND
-  grep -q "^# commtune sweep: backend $3, 8 ranks, 4 nodes, 2 ranks per node, " "$1" || { head -3 "$1"; die "$1: the table does not name the nodes"; }
-  grep -q "^commtune: .*, 8 ranks, 4 nodes, 2 ranks per node" "$2" || { cat "$2"; die "$2: the banner does not name the nodes"; }
+# The table's `# commtune sweep:` line and the `commtune:` banner on stderr each state the layout
+# once, and it is the one the results record: their ranks, nodes and ranks per node are the
+# counts of provenance.layout (check_layout.py then checks that layout against the cluster).
+check_names_nodes() {  # TABLE ERR RESULTS
+  python3 - "$@" <<'PY' || { head -3 "$1"; cat "$2"; die "$1, $2: not the layout of $3"; }
+import json, re, sys
+layout = json.load(open(sys.argv[3]))["provenance"]["layout"]
+want = (layout["nranks"], len(layout["local_sizes"]), layout["local_sizes"][0])
+counts = re.compile(r"\b(\d+) ranks?, (\d+) nodes?, (\d+) ranks? per node\b")
+for path, prefix in ((sys.argv[1], "# commtune sweep: "), (sys.argv[2], "commtune: ")):
+    stated = [tuple(map(int, m.groups())) for line in open(path) if line.startswith(prefix)
+              for m in [counts.search(line)] if m]
+    assert stated == [want], (path, stated, want)
+PY
 }

@@ -7,7 +7,7 @@ source "$(dirname "$0")/common.sh"
 
 say "mpirun -np 8 on 4 nodes: MPI backend"
 "${MPIRUN[@]}" -np 8 "$COMMTUNE" sweep "${SMALL[@]}" --out "$WORK/mpi.json" > "$WORK/table.txt" 2> "$WORK/err.txt"
-check_names_nodes "$WORK/table.txt" "$WORK/err.txt" mpi
+check_names_nodes "$WORK/table.txt" "$WORK/err.txt" "$WORK/mpi.json"
 "${LAYOUT[@]}" "$WORK/mpi.json" --nranks 8 --nodes 4 --ranks-per-node 2 --devices cpu --launcher mpirun \
   --launcher-local-ranks --min-cases 24
 
@@ -21,7 +21,7 @@ rows=$(grep -c '^ \+[0-9]' "$WORK/table.txt")
 say "mpirun -np 8: simulated NCCL workers on every node, GPU = local rank"
 "${MPIRUN[@]}" -np 8 "$SIMULATED" sweep --backend nccl -b 1K -e 1M -f 32 --max-time 0.05 --out "$WORK/nccl.json" \
   > "$WORK/table.txt" 2> "$WORK/err.txt"
-check_names_nodes "$WORK/table.txt" "$WORK/err.txt" nccl
+check_names_nodes "$WORK/table.txt" "$WORK/err.txt" "$WORK/nccl.json"
 "${LAYOUT[@]}" "$WORK/nccl.json" --nranks 8 --nodes 4 --ranks-per-node 2 --devices local-rank --launcher mpirun \
   --launcher-local-ranks --min-cases 18
 

@@ -15,7 +15,7 @@ left_behind() {  # ID: what of cluster ID still exists
 
 status=0
 "${cluster[@]}" --nodes 0 -- true 2> "$work/err" || status=$?
-[ "$status" -eq 2 ] && grep -q -- "--nodes: 1 to 16" "$work/err" || die "--nodes 0: exit $status, wanted 2 with a reason"
+[ "$status" -eq 2 ] && grep -qw -- "--nodes" "$work/err" || die "--nodes 0: exit $status, wanted 2 naming the option"
 status=0
 "${cluster[@]}" --shape n9=100mbit -- true 2> "$work/err" || status=$?
 [ "$status" -eq 2 ] || die "--shape of a node that does not exist: exit $status, wanted 2"

@@ -166,7 +166,7 @@ if [ "$mode" = refusals ]; then
   expect_exit "nothing packed" 2
   expect_verdict "$work/out-empty" preflight FAIL
   expect_field "$work/out-empty" result exit 2
-  expect_line "$work/out-empty/log.txt" 'pack the binaries first' "nothing-packed message in the log"
+  expect_line "$work/out-empty/summary.txt" "^preflight FAIL .* # .*$work/nothing-packed/commtune" "the missing binary named"
   mkdir -p "$work/bin"
   ln -s "$commtune" "$work/bin/commtune"
   if "$commtune" info | grep -q '^visible GPUs: 0'; then
@@ -175,8 +175,9 @@ if [ "$mode" = refusals ]; then
     expect_exit "no GPU" 3
     expect_verdict "$work/out-no-gpu" preflight FAIL
     expect_field "$work/out-no-gpu" result dry_run 0
-    expect_line "$work/out-no-gpu/log.txt" 'no GPU visible here .*: this check is for a GPU machine' "no-GPU message"
-    expect_line "$work/out-no-gpu/log.txt" 'DEVICE_CHECK_TEST_COMMTUNE is ignored' "test-only variable ignored"
+    # Exit 3 and dry_run=0: the real check ran, not the dry run; the log names the variable it ignored.
+    expect_line "$work/out-no-gpu/summary.txt" '^preflight FAIL .* # .*visible GPUs: 0' "commtune info's GPU count quoted"
+    expect_line "$work/out-no-gpu/log.txt" '^device-check: DEVICE_CHECK_TEST_COMMTUNE\b' "test-only variable named"
     [ "$(find "$work/out-no-gpu" -type f | wc -l)" = 2 ] || fail "no GPU: want only log.txt and summary.txt"
   else
     echo "a GPU is visible here: the no-GPU refusal is not checked"
