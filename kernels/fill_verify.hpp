@@ -21,7 +21,8 @@ void fill_poison(void* buffer, std::size_t count, DataType type, double poison, 
 
 // Adds to *device_counter the elements of buffer that differ from the expected value at
 // first_index + i: the reduction over all ranks when source_rank < 0, else source_rank's input.
-void count_mismatches(const void* buffer, std::size_t count, DataType type, ReduceOp op, int source_rank, int nranks,
-                      std::size_t first_index, unsigned long long* device_counter, cudaStream_t stream);
+void count_mismatches(const void* buffer, std::size_t count, DataType type, ReduceOp op, int source_rank,
+                      int nranks, std::size_t first_index, unsigned long long* device_counter,
+                      cudaStream_t stream);
 
 }  // namespace commtune::kernels

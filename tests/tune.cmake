@@ -18,6 +18,7 @@ target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/nccl_tests_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/race_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/confirm_pruning_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/decision_agreement_test.cpp
 )
 commtune_mpi_test(tune_mpi_aa_soundness tune/mpi_aa_soundness.sh)
 commtune_mpi_test(tune_mpi_roundtrip tune/mpi_tune_roundtrip.sh)

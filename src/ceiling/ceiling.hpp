@@ -11,12 +11,12 @@
 namespace commtune {
 
 struct Ceiling {
-  double gbps = 0;               // per direction, GB/s (10^9 bytes/s)
-  std::string path;              // "NVLink 4 x18", "PCIe Gen5 x16", "8 x 400 Gb/s NIC per node", "host memory"
-  std::string basis;             // how it was obtained: the facts, or the measurement and its method
-  double expected_low = 0;       // fraction of gbps that published runs reach; 0: no published range
+  double gbps = 0;          // per direction, GB/s (10^9 bytes/s)
+  std::string path;         // "NVLink 4 x18", "PCIe Gen5 x16", "8 x 400 Gb/s NIC per node", "host memory"
+  std::string basis;        // how it was obtained: the facts, or the measurement and its method
+  double expected_low = 0;  // fraction of gbps that published runs reach; 0: no published range
   double expected_high = 0;
-  std::string expected_source;   // where the range comes from
+  std::string expected_source;  // where the range comes from
 };
 
 // busbw / ceiling; 0 when there is no ceiling.

@@ -11,9 +11,11 @@ namespace commtune {
 namespace {
 
 // The published ranges (docs/ceilings.md has each with its thread).
-constexpr const char* kNvlinkSource = "NCCL ring all-reduce reaches ~370 of 450 GB/s on NVLink 4, nccl-tests #212";
+constexpr const char* kNvlinkSource =
+    "NCCL ring all-reduce reaches ~370 of 450 GB/s on NVLink 4, nccl-tests #212";
 constexpr const char* kPcieSource = "NCCL's own model uses ~48 of 63 GB/s for Gen5 x16 P2P";
-constexpr const char* kNicSource = "a 400 Gb/s NDR port gives 48-49 GB/s (nccl-tests #267), 200 Gb/s HDR ~24 GB/s (#119)";
+constexpr const char* kNicSource =
+    "a 400 Gb/s NDR port gives 48-49 GB/s (nccl-tests #267), 200 Gb/s HDR ~24 GB/s (#119)";
 
 std::optional<Ceiling> network_ceiling(const PathFacts& f) {
   if (f.nic_gbits.empty()) return std::nullopt;
@@ -40,8 +42,8 @@ std::optional<Ceiling> gpu_ceiling(const PathFacts& f) {
     Ceiling c;
     c.gbps = f.nvlinks * nvlink_link_gbps(*generation);
     c.path = printf_string("NVLink %d x%d", *generation, f.nvlinks);
-    c.basis = printf_string("%d links x %.0f GB/s per direction (NVLink %d), links from nvidia-smi topo -m", f.nvlinks,
-                            nvlink_link_gbps(*generation), *generation);
+    c.basis = printf_string("%d links x %.0f GB/s per direction (NVLink %d), links from nvidia-smi topo -m",
+                            f.nvlinks, nvlink_link_gbps(*generation), *generation);
     c.expected_low = 0.78, c.expected_high = 0.85, c.expected_source = kNvlinkSource;
     return c;
   }

@@ -12,18 +12,18 @@
 namespace commtune {
 
 struct HostCopyBandwidth {
-  double gbps = 0;        // bytes copied per second / 1e9
-  std::string method;     // "memcpy of 64 MiB, median of 7, one thread on rank 0 of each node"
+  double gbps = 0;     // bytes copied per second / 1e9
+  std::string method;  // "memcpy of 64 MiB, median of 7, one thread on rank 0 of each node"
 };
 
 struct PathFacts {
-  std::string backend;          // "mpi" or "nccl"
+  std::string backend;  // "mpi" or "nccl"
   int nodes = 1;
   bool emulated_nodes = false;  // NCCL --emulate-nodes: sockets inside one machine
   std::string gpu_name;         // "NVIDIA H200"; empty when no GPU
   int nvlinks = 0;              // NVLink links per GPU (from `nvidia-smi topo -m` NV#); 0: none seen
   int pcie_generation = 0, pcie_width = 0;  // the GPU's PCIe link (max)
-  std::vector<double> nic_gbits;  // active RDMA (or Ethernet) ports of the slowest node, Gb/s each
+  std::vector<double> nic_gbits;            // active RDMA (or Ethernet) ports of the slowest node, Gb/s each
   std::optional<HostCopyBandwidth> host_copy;
 };
 

@@ -35,10 +35,13 @@ void check_subcommand(CLI::App& app, int argc, char** argv) {
   if (first.empty() || first[0] == '-') return;
   const auto all = app.get_subcommands([](const CLI::App*) { return true; });
   if (std::none_of(all.begin(), all.end(), [&](const CLI::App* s) { return s->check_name(first); }))
-    throw InputError("unknown subcommand " + quote_text(first) + " (valid: " + visible_subcommands(app) + ")");
+    throw InputError("unknown subcommand " + quote_text(first) + " (valid: " + visible_subcommands(app) +
+                     ")");
 }
 
-std::string failure_line(const CLI::App*, const CLI::Error& e) { return "commtune: error: " + one_line(e.what()) + "\n"; }
+std::string failure_line(const CLI::App*, const CLI::Error& e) {
+  return "commtune: error: " + one_line(e.what()) + "\n";
+}
 
 }  // namespace
 

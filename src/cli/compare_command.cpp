@@ -17,9 +17,12 @@ namespace commtune {
 namespace {
 
 void render(const CompareReport& report, const std::string& format, std::ostream& out) {
-  if (format == "markdown" || format == "md") write_compare_markdown(report, out);
-  else if (format == "json") write_compare_json(report, out);
-  else throw InputError("unknown --format '" + format + "' (markdown, json)");
+  if (format == "markdown" || format == "md")
+    write_compare_markdown(report, out);
+  else if (format == "json")
+    write_compare_json(report, out);
+  else
+    throw InputError("unknown --format '" + format + "' (markdown, json)");
 }
 
 struct Sides {
@@ -32,14 +35,17 @@ Sides sides_of(const CompareCommandOptions& o) {
   if (o.positional.size() > 2)
     throw InputError("compare takes BASELINE CURRENT, or --baseline FILE ... --current FILE ...: " +
                      std::to_string(o.positional.size()) + " files given without a flag");
-  if (o.positional.size() == 1 && s.baselines.empty()) s.baselines.push_back(o.positional[0]);
-  else if (o.positional.size() == 1) s.currents.push_back(o.positional[0]);
+  if (o.positional.size() == 1 && s.baselines.empty())
+    s.baselines.push_back(o.positional[0]);
+  else if (o.positional.size() == 1)
+    s.currents.push_back(o.positional[0]);
   if (o.positional.size() == 2) {
     s.baselines.insert(s.baselines.begin(), o.positional[0]);
     s.currents.insert(s.currents.begin(), o.positional[1]);
   }
   if (s.baselines.empty() || s.currents.empty())
-    throw InputError("compare needs a baseline and a current results file (BASELINE CURRENT, or --baseline / --current)");
+    throw InputError(
+        "compare needs a baseline and a current results file (BASELINE CURRENT, or --baseline / --current)");
   return s;
 }
 
@@ -50,7 +56,8 @@ void check_distinct(const std::vector<std::string>& paths, const char* side) {
     std::error_code ec;
     const std::string canonical = std::filesystem::weakly_canonical(p, ec).string();
     if (!seen.insert(ec ? p : canonical).second)
-      throw InputError(std::string(side) + " " + quote_text(p, 200) + " is given twice (its runs would count twice)");
+      throw InputError(std::string(side) + " " + quote_text(p, 200) +
+                       " is given twice (its runs would count twice)");
   }
 }
 
@@ -90,17 +97,22 @@ std::string joined(const std::vector<std::string>& paths) {
 }  // namespace
 
 void add_compare_command(CLI::App& app, CompareCommandOptions& o) {
-  CLI::App* cmd = app.add_subcommand("compare",
-                                     "Compare results files: FASTER / SLOWER / SAME / AMBIGUOUS per case, on the spread between runs");
-  cmd->add_option("files", o.positional, "BASELINE CURRENT: results JSON (commtune's, or nccl-tests' -J output)");
-  cmd->add_option("--baseline", o.baselines, "A baseline results file (repeatable: every run of every file counts)");
+  CLI::App* cmd = app.add_subcommand(
+      "compare",
+      "Compare results files: FASTER / SLOWER / SAME / AMBIGUOUS per case, on the spread between runs");
+  cmd->add_option("files", o.positional,
+                  "BASELINE CURRENT: results JSON (commtune's, or nccl-tests' -J output)");
+  cmd->add_option("--baseline", o.baselines,
+                  "A baseline results file (repeatable: every run of every file counts)");
   cmd->add_option("--current", o.currents, "A current results file (repeatable)");
   cmd->add_option("--threshold", o.threshold, "Smallest change that counts, as a fraction (default 0.05)");
-  cmd->add_option("--run-noise", o.run_noise,
-                  "Between-run noise assumed where the runs are too few to show it, as a fraction (default 0.25)");
+  cmd->add_option(
+      "--run-noise", o.run_noise,
+      "Between-run noise assumed where the runs are too few to show it, as a fraction (default 0.25)");
   cmd->add_option("--format", o.format, "markdown (default) or json");
   cmd->add_option("--out", o.out_path, "Write the report here (default: stdout)");
-  cmd->add_flag("--force", o.force, "Replace --out if it exists (never an input, never through a symbolic link)");
+  cmd->add_flag("--force", o.force,
+                "Replace --out if it exists (never an input, never through a symbolic link)");
   add_allow_incomplete_flag(*cmd, o.allow_incomplete);
 }
 

@@ -12,13 +12,13 @@
 namespace commtune {
 
 struct CompareCommandOptions {
-  std::vector<std::string> positional;  // BASELINE CURRENT
+  std::vector<std::string> positional;           // BASELINE CURRENT
   std::vector<std::string> baselines, currents;  // --baseline, --current (repeatable)
   double threshold = 0.05;
   double run_noise = -1;  // --run-noise; below 0: the default
   std::string format = "markdown";
   std::string out_path;
-  bool force = false;  // replace --out if it exists
+  bool force = false;             // replace --out if it exists
   bool allow_incomplete = false;  // any file may be an interrupted sweep (the report says so)
 };
 

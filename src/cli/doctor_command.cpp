@@ -16,30 +16,42 @@ bool given(const DoctorCommandOptions& o, const char* flag) { return o.command->
 
 // The NCCL backend's flags: checked, and refused (not ignored) when the doctor runs on MPI.
 void check_backend_flags(const DoctorCommandOptions& o, const BackendChoice& choice) {
-  for (const auto& [flag, seconds] : {std::pair{"--init-timeout", o.nccl.init_timeout_s}, std::pair{"--case-timeout", o.nccl.case_timeout_s}})
+  for (const auto& [flag, seconds] : {std::pair{"--init-timeout", o.nccl.init_timeout_s},
+                                      std::pair{"--case-timeout", o.nccl.case_timeout_s}})
     if (given(o, flag) && !(seconds >= 1e-3 && seconds <= kMaxCaseSeconds))
       throw InputError(std::string(flag) + " must be a number of seconds from 0.001 to 3600");
   if (choice.name == "nccl") return;
   for (const char* flag : {"--ranks", "--emulate-nodes", "--init-timeout", "--case-timeout"})
-    if (given(o, flag)) throw InputError(std::string(flag) + " is an NCCL backend option; this doctor runs on " + choice.reason);
+    if (given(o, flag))
+      throw InputError(std::string(flag) + " is an NCCL backend option; this doctor runs on " +
+                       choice.reason);
 }
 
 }  // namespace
 
 void add_doctor_command(CLI::App& app, DoctorCommandOptions& o) {
   CLI::App* cmd = app.add_subcommand(
-      "doctor", "Check the machine (PCIe, ACS, IOMMU, GPUDirect, NICs, NUMA, limits, environment), map pairwise "
-                "bandwidth, run a small sweep, and rank what needs attention (exit 0 healthy, 1 attention, 2 bad input)");
+      "doctor",
+      "Check the machine (PCIe, ACS, IOMMU, GPUDirect, NICs, NUMA, limits, environment), map pairwise "
+      "bandwidth, run a small sweep, and rank what needs attention (exit 0 healthy, 1 attention, 2 bad "
+      "input)");
   o.command = cmd;
   cmd->add_flag("--quick", o.quick, "A shorter map and sweep (seconds)");
-  cmd->add_option("--json", o.json_path, "Write the findings, the ceiling and the map here (never over an existing file)");
-  cmd->add_option("--system-root", o.system_root, "Read system facts under this directory instead of / (a recorded tree)");
-  cmd->add_option("--backend", o.backend, "auto (NCCL when GPUs are visible, else MPI), mpi or nccl: what measures the pairwise map");
-  cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to map, 2 to 1024 (default: one per visible GPU)")
+  cmd->add_option("--json", o.json_path,
+                  "Write the findings, the ceiling and the map here (never over an existing file)");
+  cmd->add_option("--system-root", o.system_root,
+                  "Read system facts under this directory instead of / (a recorded tree)");
+  cmd->add_option("--backend", o.backend,
+                  "auto (NCCL when GPUs are visible, else MPI), mpi or nccl: what measures the pairwise map");
+  cmd->add_option("--ranks", o.nccl.ranks,
+                  "NCCL without a launcher: workers to map, 2 to 1024 (default: one per visible GPU)")
       ->check(CLI::Range(2, 1024));
-  cmd->add_flag("--emulate-nodes", o.nccl.emulate_nodes, "NCCL: every rank its own NCCL_HOSTID (ranks sharing a GPU, over the network path)");
-  cmd->add_option("--init-timeout", o.nccl.init_timeout_s, "NCCL: seconds the map's communicator init may take, up to 3600 (default 120)");
-  cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each round of the map may take, up to 3600 (default 60)");
+  cmd->add_flag("--emulate-nodes", o.nccl.emulate_nodes,
+                "NCCL: every rank its own NCCL_HOSTID (ranks sharing a GPU, over the network path)");
+  cmd->add_option("--init-timeout", o.nccl.init_timeout_s,
+                  "NCCL: seconds the map's communicator init may take, up to 3600 (default 120)");
+  cmd->add_option("--case-timeout", o.nccl.case_timeout_s,
+                  "NCCL: seconds each round of the map may take, up to 3600 (default 60)");
 }
 
 int run_doctor_command(const DoctorCommandOptions& o, int argc, char** argv, const Wiring& wiring) {

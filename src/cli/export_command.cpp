@@ -28,27 +28,34 @@ void check_flags(const ExportCommandOptions& o) {
                                                       [&](const auto& w) { return w->format() == o.format; });
   if (!known) throw InputError("unknown --format " + quote_text(o.format) + " (" + kFormats + ")");
   const bool all = o.format == "all";
-  if (o.command->count("--out-dir") > 0 && !all) throw InputError("--out-dir is for --format all; one format takes --out FILE");
-  if (o.command->count("--out") > 0 && all) throw InputError("--format all writes into --out-dir DIR, not --out");
+  if (o.command->count("--out-dir") > 0 && !all)
+    throw InputError("--out-dir is for --format all; one format takes --out FILE");
+  if (o.command->count("--out") > 0 && all)
+    throw InputError("--format all writes into --out-dir DIR, not --out");
 }
 
 Recommendation load_recommendation(const ExportCommandOptions& o) {
-  const TuneOptions options = resolve_tune_options(o.flags);
+  resolve_tune_options(o.flags, ResultsDocument{});  // bad flags are refused before any file is read
   const nlohmann::json doc = read_json_file(o.input_path, "input file");
   if (is_recommendation_json(doc)) {
     Recommendation rec = recommendation_from_json(doc, o.input_path);
     if (rec.incomplete && !o.allow_incomplete)
-      throw InputError(o.input_path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to export it anyway");
+      throw InputError(
+          o.input_path +
+          ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to export it anyway");
     return rec;
   }
   if (!doc.is_object() || !doc.contains("schema_version"))
-    throw InputError(o.input_path + ": neither a commtune recommendation (\"kind\") nor a results file (\"schema_version\")");
+    throw InputError(
+        o.input_path +
+        ": neither a commtune recommendation (\"kind\") nor a results file (\"schema_version\")");
   const ResultsDocument results = results_from_json(doc, o.input_path);
   require_usable_results(results, o.input_path, o.allow_incomplete);
-  return tune(results, options);
+  return tune(results, resolve_tune_options(o.flags, results));
 }
 
-void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path, const OutputPolicy& policy) {
+void write_file(const ExportWriter& writer, const ExportPlan& plan, const std::string& path,
+                const OutputPolicy& policy) {
   emit_output(path, policy, [&](std::ostream& out) { writer.write(plan, out); });
   if (!path.empty()) std::cerr << "commtune: " << writer.format() << " -> " << path << "\n";
 }
@@ -61,8 +68,10 @@ int write_all(const ExportPlan& plan, const std::string& dir, const OutputPolicy
   const auto writers = make_export_writers();
   std::vector<std::pair<const ExportWriter*, std::string>> files;
   for (const auto& writer : writers)
-    if (writer->applies_to(plan.backend)) files.emplace_back(writer.get(), dir + "/" + writer->file_name(plan.backend));
-  for (const auto& [writer, path] : files) check_output_path(path, policy);  // all refused before one is written
+    if (writer->applies_to(plan.backend))
+      files.emplace_back(writer.get(), dir + "/" + writer->file_name(plan.backend));
+  for (const auto& [writer, path] : files)
+    check_output_path(path, policy);  // all refused before one is written
   for (const auto& [writer, path] : files) write_file(*writer, plan, path, policy);
   return 0;
 }
@@ -70,15 +79,20 @@ int write_all(const ExportPlan& plan, const std::string& dir, const OutputPolicy
 }  // namespace
 
 void add_export_command(CLI::App& app, ExportCommandOptions& o) {
-  CLI::App* cmd = app.add_subcommand("export", "Write the recommendation as env files, NCCL tuner CSV or Open MPI rules");
-  cmd->add_option("input", o.input_path, "A recommendation (commtune tune --out) or a results JSON")->required();
-  cmd->add_option("--format", o.format, "shell (default), conf, docker, json, nccl-tuner, ompi-rules, or all");
+  CLI::App* cmd =
+      app.add_subcommand("export", "Write the recommendation as env files, NCCL tuner CSV or Open MPI rules");
+  cmd->add_option("input", o.input_path, "A recommendation (commtune tune --out) or a results JSON")
+      ->required();
+  cmd->add_option("--format", o.format,
+                  "shell (default), conf, docker, json, nccl-tuner, ompi-rules, or all");
   cmd->add_option("--out", o.out_path, "Output file for one format (default: stdout)");
   cmd->add_option("--out-dir", o.out_dir, "Folder for --format all");
-  cmd->add_flag("--force", o.force, "Replace existing output files (never an input, never through a symbolic link)");
-  cmd->add_flag("--nccl-algo-env", o.nccl_algo_env,
-                "NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices in the env files (NCCL debugging "
-                "variables, not for production: by default per-size choices go through commtune's tuner plugin)");
+  cmd->add_flag("--force", o.force,
+                "Replace existing output files (never an input, never through a symbolic link)");
+  cmd->add_flag(
+      "--nccl-algo-env", o.nccl_algo_env,
+      "NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices in the env files (NCCL debugging "
+      "variables, not for production: by default per-size choices go through commtune's tuner plugin)");
   add_allow_incomplete_flag(*cmd, o.allow_incomplete);
   add_tune_flags(*cmd, o.flags);
   o.command = cmd;
@@ -102,7 +116,8 @@ int run_export_command(const ExportCommandOptions& o) {
     write_file(*writer, plan, o.out_path, policy);
     return 0;
   }
-  throw InputError("unknown --format '" + o.format + "' (shell, conf, docker, json, nccl-tuner, ompi-rules, all)");
+  throw InputError("unknown --format '" + o.format +
+                   "' (shell, conf, docker, json, nccl-tuner, ompi-rules, all)");
 }
 
 }  // namespace commtune

@@ -13,10 +13,10 @@ namespace commtune {
 struct ExportCommandOptions {
   std::string input_path;
   std::string format = "shell";
-  std::string out_path;  // one format; empty: stdout
-  std::string out_dir;   // --format all
-  bool force = false;    // replace existing output files
-  bool nccl_algo_env = false;  // keep NCCL_ALGO / NCCL_PROTO in the env files (debugging variables)
+  std::string out_path;           // one format; empty: stdout
+  std::string out_dir;            // --format all
+  bool force = false;             // replace existing output files
+  bool nccl_algo_env = false;     // keep NCCL_ALGO / NCCL_PROTO in the env files (debugging variables)
   bool allow_incomplete = false;  // an interrupted sweep's results, or a recommendation tuned on them
   TuneFlags flags;
   CLI::App* command = nullptr;  // to ask which flags were given

@@ -18,7 +18,8 @@ int run_info_command(const Wiring& wiring) {
   std::cout << "backends: mpi" << (nccl_backend_built() ? ", nccl" : "") << "\n";
   std::cout << "nccl runtime: " << nccl_runtime_version() << "\n";
   const GpuCount gpus = visible_gpus();
-  std::cout << "visible GPUs: " << gpus.count << (gpus.problem.empty() ? "" : " (" + gpus.problem + ")") << "\n";
+  std::cout << "visible GPUs: " << gpus.count << (gpus.problem.empty() ? "" : " (" + gpus.problem + ")")
+            << "\n";
   std::cout << "host: " << host_name() << " " << host_topology().dump() << "\n";
   const TunerPluginLocation plugin = find_tuner_plugin();
   std::cout << "nccl tuner plugin: " << (plugin.path.empty() ? "not found" : plugin.path);

@@ -15,10 +15,13 @@ namespace commtune {
 namespace {
 
 void require_complete(const ReportInput& input, bool allow_incomplete) {
-  if (const auto* doc = std::get_if<ResultsDocument>(&input.content)) require_usable_results(*doc, input.path, allow_incomplete);
+  if (const auto* doc = std::get_if<ResultsDocument>(&input.content))
+    require_usable_results(*doc, input.path, allow_incomplete);
   const auto* rec = std::get_if<Recommendation>(&input.content);
   if (rec && rec->incomplete && !allow_incomplete)
-    throw InputError(input.path + ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to draw it anyway");
+    throw InputError(
+        input.path +
+        ": incomplete: true: tuned on an interrupted sweep; pass --allow-incomplete to draw it anyway");
 }
 
 // One file twice would draw its plots twice, under the same element ids.
@@ -27,7 +30,8 @@ void check_distinct(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     std::error_code ec;
     const std::string canonical = std::filesystem::weakly_canonical(p, ec).string();
-    if (!seen.insert(ec ? p : canonical).second) throw InputError("input file " + quote_text(p, 200) + " is given twice");
+    if (!seen.insert(ec ? p : canonical).second)
+      throw InputError("input file " + quote_text(p, 200) + " is given twice");
   }
 }
 
@@ -40,11 +44,15 @@ std::string command_line(int argc, char** argv) {
 }  // namespace
 
 void add_report_command(CLI::App& app, ReportCommandOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "report", "One self-contained HTML report with the plots of results, recommendations, compare and doctor reports");
-  cmd->add_option("files", o.inputs, "Results JSON, RESULTS.tune.json, compare --format json output, doctor --json output")->required();
+  CLI::App* cmd = app.add_subcommand("report",
+                                     "One self-contained HTML report with the plots of results, "
+                                     "recommendations, compare and doctor reports");
+  cmd->add_option("files", o.inputs,
+                  "Results JSON, RESULTS.tune.json, compare --format json output, doctor --json output")
+      ->required();
   cmd->add_option("--out", o.out_path, "The HTML file to write")->required();
-  cmd->add_flag("--force", o.force, "Replace --out if it exists (never an input, never through a symbolic link)");
+  cmd->add_flag("--force", o.force,
+                "Replace --out if it exists (never an input, never through a symbolic link)");
   add_allow_incomplete_flag(*cmd, o.allow_incomplete);
 }
 

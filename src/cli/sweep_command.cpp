@@ -53,7 +53,8 @@ std::vector<Placement> parse_placements(const std::string& text) {
 }
 
 void apply_sizes(const SweepCommandOptions& o, SweepOptions& s) {
-  if (given(o, "-f") && given(o, "-i")) throw InputError("-f and -i: give a step factor or an additive step, not both");
+  if (given(o, "-f") && given(o, "-i"))
+    throw InputError("-f and -i: give a step factor or an additive step, not both");
   if (given(o, "-b")) s.sizes.min_bytes = for_flag("-b", [&] { return parse_size(o.min_bytes); });
   if (given(o, "-e")) s.sizes.max_bytes = for_flag("-e", [&] { return parse_size(o.max_bytes); });
   if (given(o, "-f")) {
@@ -72,12 +73,14 @@ void apply_sampling(const SweepCommandOptions& o, StoppingRule& rule) {
   if (given(o, "--noise-target")) rule.target_relative_ci = o.noise_target;
   if (given(o, "--min-time")) rule.min_time_s = o.min_time;
   if (given(o, "--max-time")) rule.max_time_s = o.max_time;
-  if (given(o, "--min-samples")) rule.min_samples = count_flag("--min-samples", o.min_samples, 1, kMaxIterations);
+  if (given(o, "--min-samples"))
+    rule.min_samples = count_flag("--min-samples", o.min_samples, 1, kMaxIterations);
 }
 
 std::vector<Collective> parse_collectives(const std::string& text) {
   std::vector<Collective> out;
-  for (const auto& name : split_list(text)) out.push_back(for_flag("--collectives", [&] { return parse_collective(name); }));
+  for (const auto& name : split_list(text))
+    out.push_back(for_flag("--collectives", [&] { return parse_collective(name); }));
   return out;
 }
 
@@ -90,11 +93,13 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   if (given(o, "-o")) s.op = for_flag("-o", [&] { return parse_reduce_op(o.op); });
   if (given(o, "-r")) s.root = o.root;
   if (given(o, "-c")) {
-    if (o.check != 0 && o.check != 1) throw InputError("-c must be 0 or 1 (got " + std::to_string(o.check) + ")");
+    if (o.check != 0 && o.check != 1)
+      throw InputError("-c must be 0 or 1 (got " + std::to_string(o.check) + ")");
     s.check = o.check != 0;
   }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
   if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
+  if (given(o, "--margin")) s.decision = decision_rule(o.margin, "--margin");
   if (given(o, "--budget")) s.budget_s = for_flag("--budget", [&] { return parse_duration(o.budget); });
   for (const auto& entry : o.settings) {
     if (split_list(entry).empty()) throw InputError("--setting needs a setting name");
@@ -124,39 +129,66 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   o.command = cmd;
   cmd->add_option("--config", o.config_path, "Settings matrix and sweep parameters (configs/NAME.json)");
   cmd->add_option("--backend", o.backend, "auto (NCCL when GPUs are visible, else MPI), mpi or nccl");
-  cmd->add_option("-b,--minbytes", o.min_bytes, "Smallest size, 1 B to 64 GiB: 8, 1K, 4M, 1G (suffixes K, M, G: x1024)");
-  cmd->add_option("-e,--maxbytes", o.max_bytes, "Largest size, at most 64 GiB (at most 10000 sizes from -b to -e)");
-  cmd->add_option("-f,--stepfactor", o.factor, "Multiply the size by this factor at each step (above 1, at most 1024)");
+  cmd->add_option("-b,--minbytes", o.min_bytes,
+                  "Smallest size, 1 B to 64 GiB: 8, 1K, 4M, 1G (suffixes K, M, G: x1024)");
+  cmd->add_option("-e,--maxbytes", o.max_bytes,
+                  "Largest size, at most 64 GiB (at most 10000 sizes from -b to -e)");
+  cmd->add_option("-f,--stepfactor", o.factor,
+                  "Multiply the size by this factor at each step (above 1, at most 1024)");
   cmd->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes at each step (instead of -f)");
-  cmd->add_option("-n,--iters", o.iterations, "Exactly this many timed iterations, 1 to 1000000 (default: adaptive)");
+  cmd->add_option("-n,--iters", o.iterations,
+                  "Exactly this many timed iterations, 1 to 1000000 (default: adaptive)");
   cmd->add_option("-w,--warmup_iters", o.warmup, "Warm-up iterations per case, 0 to 100000 (default 5)");
-  cmd->add_option("--noise-target", o.noise_target, "Adaptive stop: median CI half-width / median, in (0, 1] (default 0.01)");
-  cmd->add_option("--min-time", o.min_time, "Adaptive stop: least sampled seconds per case, 0 to 3600 (default 0.02)");
-  cmd->add_option("--max-time", o.max_time, "Adaptive stop: most sampled seconds per case, up to 3600 (default 0.5)");
-  cmd->add_option("--min-samples", o.min_samples, "Adaptive stop: least samples per case, 1 to 1000000 (default 10)");
-  cmd->add_option("--collectives", o.collectives, "Comma list, each once: allreduce,allgather,broadcast,reducescatter");
-  cmd->add_option("-d,--datatype", o.dtype, "Element type: float, double, int8, uint8, int32, uint32, int64, uint64, half, bfloat16");
+  cmd->add_option("--noise-target", o.noise_target,
+                  "Adaptive stop: median CI half-width / median, in (0, 1] (default 0.01)");
+  cmd->add_option("--min-time", o.min_time,
+                  "Adaptive stop: least sampled seconds per case, 0 to 3600 (default 0.02)");
+  cmd->add_option("--max-time", o.max_time,
+                  "Adaptive stop: most sampled seconds per case, up to 3600 (default 0.5)");
+  cmd->add_option("--min-samples", o.min_samples,
+                  "Adaptive stop: least samples per case, 1 to 1000000 (default 10)");
+  cmd->add_option("--collectives", o.collectives,
+                  "Comma list, each once: allreduce,allgather,broadcast,reducescatter");
+  cmd->add_option("-d,--datatype", o.dtype,
+                  "Element type: float, double, int8, uint8, int32, uint32, int64, uint64, half, bfloat16");
   cmd->add_option("-o,--op", o.op, "Reduction: sum, prod, max, min");
   cmd->add_option("-r,--root", o.root, "Root rank of broadcast");
-  cmd->add_option("-c,--check", o.check, "Data check: 1 (default) counts wrong elements per case, 0 skips it");
+  cmd->add_option("-c,--check", o.check,
+                  "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
-  cmd->add_option("--repeat", o.repeat, "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case keeps every run's median (for compare)");
+  cmd->add_option("--repeat", o.repeat,
+                  "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case "
+                  "keeps every run's median (for compare)");
   cmd->add_flag("--exhaustive", o.exhaustive,
-                "Measure every case to the full precision (default with more than the default setting: racing, docs/racing.md)");
-  cmd->add_option("--budget", o.budget,
-                  "Fit the sweep and its finalists' re-measure into this wall time (90s, 15m, 1h30m): racing harder, shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
+                "Measure every case to the full precision (default with more than the default setting: "
+                "racing, docs/racing.md)");
+  cmd->add_option("--margin", o.margin,
+                  "Least time a winner must save, as a fraction in [0, 1) (default 0.02; the noise floor "
+                  "applies if larger): racing, the finalists' re-measure and the tuning at the end");
+  cmd->add_option(
+      "--budget", o.budget,
+      "Fit the sweep and its finalists' re-measure into this wall time (90s, 15m, 1h30m): racing harder, "
+      "shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
   cmd->add_option("--resume", o.resume_path,
-                  "Continue the interrupted sweep of this results file (same plan and machine): its cases are kept, the rest measured, all written to a new file");
+                  "Continue the interrupted sweep of this results file (same plan and machine): its cases "
+                  "are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
-  cmd->add_option("--ranks", o.nccl.ranks, "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
+  cmd->add_option("--ranks", o.nccl.ranks,
+                  "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
       ->check(CLI::Range(1, 1024));
-  cmd->add_flag("--emulate-nodes", o.nccl.emulate_nodes,
-                "NCCL: every rank its own NCCL_HOSTID (one-GPU nodes over the network path; results labelled)");
-  cmd->add_option("--init-timeout", o.nccl.init_timeout_s, "NCCL: seconds a communicator init may take, up to 3600 (default 120)");
-  cmd->add_option("--case-timeout", o.nccl.case_timeout_s, "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
-  cmd->add_flag("--graph", o.nccl.graph, "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
-  cmd->add_option("--out", o.out_path, "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
-  cmd->add_flag("--no-report", o.no_report, "Write no HTML report (RESULTS.html, beside the results file) at the end");
+  cmd->add_flag(
+      "--emulate-nodes", o.nccl.emulate_nodes,
+      "NCCL: every rank its own NCCL_HOSTID (one-GPU nodes over the network path; results labelled)");
+  cmd->add_option("--init-timeout", o.nccl.init_timeout_s,
+                  "NCCL: seconds a communicator init may take, up to 3600 (default 120)");
+  cmd->add_option("--case-timeout", o.nccl.case_timeout_s,
+                  "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
+  cmd->add_flag("--graph", o.nccl.graph,
+                "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
+  cmd->add_option("--out", o.out_path,
+                  "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
+  cmd->add_flag("--no-report", o.no_report,
+                "Write no HTML report (RESULTS.html, beside the results file) at the end");
 }
 
 SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
@@ -167,20 +199,25 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
   in_config(config, [&] { validate_sweep_options(config.options); });
   config.settings = select_settings(config.settings, config.options.only_settings);
   in_config(config, [&] { check_settings_apply(config); });
-  // Racing needs something to race; a repeated sweep (--repeat, for compare) measures every case in every run.
+  // Racing needs something to race; a repeated sweep (--repeat, for compare) measures every case in every
+  // run.
   config.options.race.enabled = !o.exhaustive && config.options.repeat == 1 && config.settings.size() > 1;
   return config;
 }
 
 int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const Wiring& wiring) {
   if (given(o, "--out") && o.out_path.empty()) throw InputError("--out needs a file name");
-  if (given(o, "--resume") && o.resume_path.empty()) throw InputError("--resume needs the results file of the interrupted sweep");
+  if (given(o, "--resume") && o.resume_path.empty())
+    throw InputError("--resume needs the results file of the interrupted sweep");
   if (given(o, "--resume") && given(o, "--repeat") && o.repeat != "1")
-    throw InputError("--resume with --repeat: a repeated sweep cannot be resumed (its cases pool every run); run it again");
+    throw InputError(
+        "--resume with --repeat: a repeated sweep cannot be resumed (its cases pool every run); run it "
+        "again");
   const SweepConfig config = resolve_sweep_config(o);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(), o.resume_path, !o.no_report});
+  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(),
+                                  o.resume_path, !o.no_report});
 }
 
 }  // namespace commtune

@@ -23,13 +23,13 @@ struct SweepCommandOptions {
   std::string collectives, dtype, op, placement;
   int root = 0;
   int check = 1;
-  double noise_target = 0, min_time = 0, max_time = 0;
+  double noise_target = 0, min_time = 0, max_time = 0, margin = 0;
   std::vector<std::string> settings;
-  bool exhaustive = false;  // --exhaustive: no racing
-  std::string budget;       // --budget DURATION
-  std::string resume_path;  // --resume RESULTS.json
-  NcclRunOptions nccl;  // --ranks --emulate-nodes --init-timeout --case-timeout --graph
-  bool no_report = false;  // --no-report: no RESULTS.html at the end
+  bool exhaustive = false;      // --exhaustive: no racing
+  std::string budget;           // --budget DURATION
+  std::string resume_path;      // --resume RESULTS.json
+  NcclRunOptions nccl;          // --ranks --emulate-nodes --init-timeout --case-timeout --graph
+  bool no_report = false;       // --no-report: no RESULTS.html at the end
   CLI::App* command = nullptr;  // to ask which flags were given
 };
 

@@ -14,8 +14,8 @@ namespace commtune {
 
 struct TuneCommandOptions {
   std::vector<std::string> results_paths;
-  std::string out_path;  // recommendation JSON; empty: none
-  bool force = false;    // replace --out if it exists
+  std::string out_path;           // recommendation JSON; empty: none
+  bool force = false;             // replace --out if it exists
   bool allow_incomplete = false;  // tune an interrupted sweep's finished cases (said in every output)
   TuneFlags flags;
 };

@@ -7,14 +7,20 @@
 namespace commtune {
 
 void add_tune_flags(CLI::App& command, TuneFlags& flags) {
-  command.add_option("--margin", flags.margin, "Least time a winner must save, as a fraction (default 0.02; the noise floor applies if larger)");
-  command.add_option("--objective-sizes", flags.objective_sizes, "Sizes job-wide choices are judged on, MIN:MAX (default 64K:, i.e. 64 KiB and up)");
-  command.add_option("--weight", flags.weights, "Weight of a collective in the objective, COLLECTIVE=W (default 1 each; repeatable)");
+  command.add_option(
+      "--margin", flags.margin,
+      "Least time a winner must save, as a fraction in [0, 1) (default: the sweep's --margin, else 0.02; "
+      "the noise floor applies if larger)");
+  command.add_option("--objective-sizes", flags.objective_sizes,
+                     "Sizes job-wide choices are judged on, MIN:MAX (default 64K:, i.e. 64 KiB and up)");
+  command.add_option("--weight", flags.weights,
+                     "Weight of a collective in the objective, COLLECTIVE=W (default 1 each; repeatable)");
 }
 
 void add_allow_incomplete_flag(CLI::App& command, bool& allow) {
-  command.add_flag("--allow-incomplete", allow,
-                   "Accept an interrupted sweep (\"complete\": false): use its finished cases; every output says so");
+  command.add_flag(
+      "--allow-incomplete", allow,
+      "Accept an interrupted sweep (\"complete\": false): use its finished cases; every output says so");
 }
 
 namespace {
@@ -32,14 +38,16 @@ void for_flag(const std::string& flag, Parse&& parse) {
 
 }  // namespace
 
-TuneOptions resolve_tune_options(const TuneFlags& flags) {
+TuneOptions resolve_tune_options(const TuneFlags& flags, const ResultsDocument& results) {
   TuneOptions options;
-  if (!(flags.margin >= 0 && flags.margin < 1) || !std::isfinite(flags.margin))
-    throw InputError("--margin must be a fraction in [0, 1), e.g. 0.02");
-  options.min_margin = flags.margin;
+  if (flags.margin)
+    options.decision = decision_rule(*flags.margin, "--margin");
+  else if (results.decision)
+    options.decision = *results.decision;
   if (!flags.objective_sizes.empty())
     for_flag("--objective-sizes", [&] { parse_objective_range(flags.objective_sizes, options.objective); });
-  for (const auto& w : flags.weights) for_flag("--weight", [&] { parse_objective_weight(w, options.objective); });
+  for (const auto& w : flags.weights)
+    for_flag("--weight", [&] { parse_objective_weight(w, options.objective); });
   return options;
 }
 

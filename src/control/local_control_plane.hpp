@@ -10,7 +10,9 @@ class LocalControlPlane : public ControlPlane {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   NodeLocality locality() const override { return {}; }
-  std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override { return local; }
+  std::optional<std::string> agree_on_failure(const std::optional<std::string>& local) override {
+    return local;
+  }
   bool any(bool local) override { return local; }
   std::vector<std::string> gather_to_root(const std::string& local) override { return {local}; }
   std::string broadcast_from_root(const std::string& text) override { return text; }

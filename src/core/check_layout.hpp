@@ -14,7 +14,7 @@ namespace commtune {
 inline constexpr int kReduced = -1;  // DataSpan::source_rank of a reduction over every rank
 
 struct DataSpan {
-  std::size_t offset = 0;       // first element, from the start of the input or result
+  std::size_t offset = 0;  // first element, from the start of the input or result
   std::size_t elements = 0;
   std::size_t first_index = 0;  // index of that element in the case's elements
   int source_rank = kReduced;   // whose input values it holds

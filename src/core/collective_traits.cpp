@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/collective_table.hpp"
+
 namespace commtune {
 namespace {
 
@@ -10,21 +12,20 @@ double all_reduce_factor(int n) { return n > 0 ? 2.0 * (n - 1) / n : 0.0; }
 double gather_factor(int n) { return n > 0 ? static_cast<double>(n - 1) / n : 0.0; }
 double unit_factor(int) { return 1.0; }
 
-constexpr std::array<CollectiveTraits, 4> kTraits{{
+// clang-format off: one row a collective, in columns
+constexpr std::array<CollectiveTraits, kCollectiveCount> kTraits{{
     // collective               reduces rooted input           result           bus factor
-    {Collective::AllReduce,     true,   false, Part::All,      Part::All,      &all_reduce_factor},
-    {Collective::AllGather,     false,  false, Part::OwnShare, Part::All,      &gather_factor},
-    {Collective::Broadcast,     false,  true,  Part::All,      Part::All,      &unit_factor},
-    {Collective::ReduceScatter, true,   false, Part::All,      Part::OwnShare, &gather_factor},
+    {Collective::AllReduce, true, false, Part::All, Part::All, &all_reduce_factor},
+    {Collective::AllGather, false, false, Part::OwnShare, Part::All, &gather_factor},
+    {Collective::Broadcast, false, true, Part::All, Part::All, &unit_factor},
+    {Collective::ReduceScatter, true, false, Part::All, Part::OwnShare, &gather_factor},
 }};
+// clang-format on
+static_assert(covers_every_collective(kTraits), "one traits row per collective, in enum order");
 
 }  // namespace
 
-const CollectiveTraits& traits_of(Collective c) {
-  for (const auto& t : kTraits)
-    if (t.collective == c) return t;
-  return kTraits[0];
-}
+const CollectiveTraits& traits_of(Collective c) { return row_of(kTraits, c); }
 
 bool size_is_total(Collective c) {
   const CollectiveTraits& t = traits_of(c);
@@ -64,7 +65,8 @@ std::size_t send_buffer_elements(const BufferCounts& counts, Placement p) {
 }
 
 std::size_t recv_buffer_elements(const BufferCounts& counts, Placement p) {
-  return p == Placement::InPlace ? std::max(counts.send_elements, counts.recv_elements) : counts.recv_elements;
+  return p == Placement::InPlace ? std::max(counts.send_elements, counts.recv_elements)
+                                 : counts.recv_elements;
 }
 
 InPlaceOffsets nccl_in_place_offsets(Collective c, int rank, std::size_t count) {

@@ -24,11 +24,14 @@ inline std::string describe_json(const nlohmann::json& value) {
   return excerpt(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-[[noreturn]] inline void bad_value(const std::string& path, const std::string& expected, const nlohmann::json& value) {
+[[noreturn]] inline void bad_value(const std::string& path, const std::string& expected,
+                                   const nlohmann::json& value) {
   throw InputError(path + ": expected " + expected + ", got " + describe_json(value));
 }
 
-inline std::string member_path(const std::string& where, const std::string& key) { return where + "." + excerpt(key); }
+inline std::string member_path(const std::string& where, const std::string& key) {
+  return where + "." + excerpt(key);
+}
 
 // `v` itself when it is a list; otherwise the InputError naming `path`.
 inline const nlohmann::json& list_at(const nlohmann::json& v, const std::string& path) {
@@ -36,7 +39,8 @@ inline const nlohmann::json& list_at(const nlohmann::json& v, const std::string&
   return v;
 }
 
-inline const nlohmann::json& required_field(const nlohmann::json& j, const char* key, const std::string& where) {
+inline const nlohmann::json& required_field(const nlohmann::json& j, const char* key,
+                                            const std::string& where) {
   if (!j.is_object()) bad_value(where, "an object", j);
   const auto it = j.find(key);
   if (it == j.end()) throw InputError(where + ": missing field '" + key + "'");
@@ -44,7 +48,8 @@ inline const nlohmann::json& required_field(const nlohmann::json& j, const char*
 }
 
 // An integer in [low, high]; a float (even 8.0), a string or out of range is an InputError.
-inline std::int64_t integer_in(const nlohmann::json& v, const std::string& path, std::int64_t low, std::int64_t high) {
+inline std::int64_t integer_in(const nlohmann::json& v, const std::string& path, std::int64_t low,
+                               std::int64_t high) {
   const std::string range = "an integer from " + std::to_string(low) + " to " + std::to_string(high);
   if (!v.is_number_integer()) bad_value(path, "an integer", v);
   if (v.is_number_unsigned()) {
@@ -73,7 +78,8 @@ T value_as(const nlohmann::json& v, const std::string& path) {
   } else if constexpr (std::is_integral_v<T>) {
     constexpr auto high = static_cast<std::int64_t>(
         std::min<std::uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<std::int64_t>::max()));
-    return static_cast<T>(integer_in(v, path, static_cast<std::int64_t>(std::numeric_limits<T>::min()), high));
+    return static_cast<T>(
+        integer_in(v, path, static_cast<std::int64_t>(std::numeric_limits<T>::min()), high));
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!v.is_number()) bad_value(path, "a number", v);
     return v.get<T>();

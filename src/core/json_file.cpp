@@ -31,7 +31,8 @@ const char* kind_of(mode_t mode) {
 }
 
 void require_regular(const struct stat& info, const std::string& label) {
-  if (!S_ISREG(info.st_mode)) throw InputError(label + " is " + kind_of(info.st_mode) + ", not a regular file");
+  if (!S_ISREG(info.st_mode))
+    throw InputError(label + " is " + kind_of(info.st_mode) + ", not a regular file");
   if (static_cast<std::uint64_t>(info.st_size) > kMaxJsonFileBytes)
     throw InputError(label + " is " + std::to_string(info.st_size) + " bytes; at most " +
                      std::to_string(kMaxJsonFileBytes >> 20) + " MiB are read");
@@ -65,8 +66,8 @@ std::string read_all(int fd, const std::string& label) {
 struct Frame {
   bool object = false;
   std::set<std::string> keys;
-  std::string key;          // object: the member being read
-  std::size_t index = 0;    // list: the element being read
+  std::string key;        // object: the member being read
+  std::size_t index = 0;  // list: the element being read
 };
 
 class ShapeCheck {
@@ -75,15 +76,23 @@ class ShapeCheck {
 
   bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
     switch (event) {
-      case json::parse_event_t::object_start: open(true); break;
-      case json::parse_event_t::array_start: open(false); break;
-      case json::parse_event_t::key: key(parsed.get<std::string>()); break;
+      case json::parse_event_t::object_start:
+        open(true);
+        break;
+      case json::parse_event_t::array_start:
+        open(false);
+        break;
+      case json::parse_event_t::key:
+        key(parsed.get<std::string>());
+        break;
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         frames_.pop_back();
         element_done();
         break;
-      case json::parse_event_t::value: element_done(); break;
+      case json::parse_event_t::value:
+        element_done();
+        break;
     }
     return true;
   }
@@ -91,8 +100,8 @@ class ShapeCheck {
  private:
   void open(bool object) {
     if (frames_.size() >= kMaxJsonDepth)
-      throw InputError(origin_ + ": values nest deeper than " + std::to_string(kMaxJsonDepth) + " levels (at " +
-                       excerpt(where(), kQuoteLimit) + ")");
+      throw InputError(origin_ + ": values nest deeper than " + std::to_string(kMaxJsonDepth) +
+                       " levels (at " + excerpt(where(), kQuoteLimit) + ")");
     frames_.push_back(Frame{object, {}, {}, 0});
   }
 
@@ -114,8 +123,10 @@ class ShapeCheck {
     std::string path;
     for (std::size_t i = 0; i < frames; ++i) {
       const Frame& f = frames_[i];
-      if (f.object) path += (path.empty() ? "" : ".") + f.key;
-      else path += "[" + std::to_string(f.index) + "]";
+      if (f.object)
+        path += (path.empty() ? "" : ".") + f.key;
+      else
+        path += "[" + std::to_string(f.index) + "]";
     }
     return path.empty() ? "the top level" : path;
   }
@@ -129,7 +140,8 @@ class ShapeCheck {
 // nlohmann's text without its "[json.exception.parse_error.101] " tag, cut short.
 std::string parser_text(const json::exception& e) {
   std::string_view text = e.what();
-  if (const auto tag_end = text.find("] "); text.rfind("[json.exception.", 0) == 0 && tag_end != std::string_view::npos)
+  if (const auto tag_end = text.find("] ");
+      text.rfind("[json.exception.", 0) == 0 && tag_end != std::string_view::npos)
     text.remove_prefix(tag_end + 2);
   return excerpt(text, 200);
 }
@@ -154,7 +166,8 @@ json read_json_file(const std::string& path, std::string_view what) {
   const std::string label = file_label(path, what);
   struct stat info {};
   // Checked before opening: opening a FIFO for reading would block until a writer comes.
-  if (::stat(path.c_str(), &info) != 0) throw InputError("cannot open " + label + ": " + std::strerror(errno));
+  if (::stat(path.c_str(), &info) != 0)
+    throw InputError("cannot open " + label + ": " + std::strerror(errno));
   require_regular(info, label);
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (file.fd < 0) throw InputError("cannot open " + label + ": " + std::strerror(errno));

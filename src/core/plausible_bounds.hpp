@@ -5,8 +5,8 @@
 
 namespace commtune {
 
-inline constexpr double kMaxPlausibleTimeUs = 1e10;            // ~2.8 hours per iteration
-inline constexpr std::int64_t kMaxPlausibleCount = 1 << 24;    // ranks, hosts, threads, GPUs, sizes in a range
-inline constexpr double kWriterRoundingSlack = 1e-9;           // relative: a writer's own rounding
+inline constexpr double kMaxPlausibleTimeUs = 1e10;          // ~2.8 hours per iteration
+inline constexpr std::int64_t kMaxPlausibleCount = 1 << 24;  // ranks, hosts, threads, GPUs, sizes in a range
+inline constexpr double kWriterRoundingSlack = 1e-9;         // relative: a writer's own rounding
 
 }  // namespace commtune

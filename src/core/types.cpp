@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/collective_table.hpp"
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "core/name_table.hpp"
@@ -10,20 +11,28 @@
 namespace commtune {
 namespace {
 
-constexpr NameTable<Collective, 4> kCollectiveNames{{{Collective::AllReduce, "allreduce"},
-                                                    {Collective::AllGather, "allgather"},
-                                                    {Collective::Broadcast, "broadcast"},
-                                                    {Collective::ReduceScatter, "reducescatter"}}};
+struct CollectiveName {
+  Collective collective;
+  std::string_view name;
+  std::string_view alias;  // nccl-tests' and the MPI standard's spelling
+};
+constexpr std::array<CollectiveName, kCollectiveCount> kCollectiveNames{{
+    {Collective::AllReduce, "allreduce", "all_reduce"},
+    {Collective::AllGather, "allgather", "all_gather"},
+    {Collective::Broadcast, "broadcast", "bcast"},
+    {Collective::ReduceScatter, "reducescatter", "reduce_scatter"},
+}};
+static_assert(covers_every_collective(kCollectiveNames), "one name row per collective, in enum order");
 constexpr NameTable<DataType, 10> kTypeNames{{{DataType::Int8, "int8"},
-                                             {DataType::Uint8, "uint8"},
-                                             {DataType::Int32, "int32"},
-                                             {DataType::Uint32, "uint32"},
-                                             {DataType::Int64, "int64"},
-                                             {DataType::Uint64, "uint64"},
-                                             {DataType::Float16, "half"},
-                                             {DataType::BFloat16, "bfloat16"},
-                                             {DataType::Float32, "float"},
-                                             {DataType::Float64, "double"}}};
+                                              {DataType::Uint8, "uint8"},
+                                              {DataType::Int32, "int32"},
+                                              {DataType::Uint32, "uint32"},
+                                              {DataType::Int64, "int64"},
+                                              {DataType::Uint64, "uint64"},
+                                              {DataType::Float16, "half"},
+                                              {DataType::BFloat16, "bfloat16"},
+                                              {DataType::Float32, "float"},
+                                              {DataType::Float64, "double"}}};
 constexpr NameTable<ReduceOp, 4> kOpNames{
     {{ReduceOp::Sum, "sum"}, {ReduceOp::Prod, "prod"}, {ReduceOp::Max, "max"}, {ReduceOp::Min, "min"}}};
 constexpr NameTable<Placement, 2> kPlacementNames{
@@ -42,22 +51,25 @@ Enum lookup_value(const NameTable<Enum, N>& table, std::string_view text, std::s
   if (const std::optional<Enum> value = value_in(table, key)) return *value;
   for (const auto& [alias, e] : aliases)
     if (alias == key) return e;
-  throw InputError("unknown " + std::string(what) + " " + quote_text(text) + " (known: " + names_in(table) + ")");
+  throw InputError("unknown " + std::string(what) + " " + quote_text(text) + " (known: " + names_in(table) +
+                   ")");
 }
 
 }  // namespace
 
-std::string_view name_of(Collective c) { return name_in(kCollectiveNames, c); }
+std::string_view name_of(Collective c) { return row_of(kCollectiveNames, c).name; }
 std::string_view name_of(DataType t) { return name_in(kTypeNames, t); }
 std::string_view name_of(ReduceOp op) { return name_in(kOpNames, op); }
 std::string_view name_of(Placement p) { return name_in(kPlacementNames, p); }
 
 Collective parse_collective(std::string_view text) {
-  return lookup_value(kCollectiveNames, text, "collective",
-                      {{"all_reduce", Collective::AllReduce},
-                       {"all_gather", Collective::AllGather},
-                       {"bcast", Collective::Broadcast},
-                       {"reduce_scatter", Collective::ReduceScatter}});
+  const std::string key = lowercase(text);
+  std::string known;
+  for (const CollectiveName& row : kCollectiveNames) {
+    if (key == row.name || key == row.alias) return row.collective;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
+  }
+  throw InputError("unknown collective " + quote_text(text) + " (known: " + known + ")");
 }
 
 DataType parse_data_type(std::string_view text) {
@@ -80,15 +92,19 @@ Placement parse_placement(std::string_view text) {
 std::size_t size_of(DataType t) {
   switch (t) {
     case DataType::Int8:
-    case DataType::Uint8: return 1;
+    case DataType::Uint8:
+      return 1;
     case DataType::Float16:
-    case DataType::BFloat16: return 2;
+    case DataType::BFloat16:
+      return 2;
     case DataType::Int32:
     case DataType::Uint32:
-    case DataType::Float32: return 4;
+    case DataType::Float32:
+      return 4;
     case DataType::Int64:
     case DataType::Uint64:
-    case DataType::Float64: return 8;
+    case DataType::Float64:
+      return 8;
   }
   return 1;
 }
@@ -99,8 +115,11 @@ bool is_floating(DataType t) {
 }
 
 const std::vector<Collective>& all_collectives() {
-  static const std::vector<Collective> all{Collective::AllReduce, Collective::AllGather,
-                                           Collective::Broadcast, Collective::ReduceScatter};
+  static const std::vector<Collective> all = [] {
+    std::vector<Collective> out;
+    for (const CollectiveName& row : kCollectiveNames) out.push_back(row.collective);
+    return out;
+  }();
   return all;
 }
 

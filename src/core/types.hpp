@@ -9,6 +9,10 @@
 namespace commtune {
 
 enum class Collective { AllReduce, AllGather, Broadcast, ReduceScatter };
+// The last collective: a new one goes after it and moves this line (docs/architecture.md, "A new
+// collective"); every table keyed by Collective is checked against the count (core/collective_table).
+inline constexpr Collective kLastCollective = Collective::ReduceScatter;
+inline constexpr std::size_t kCollectiveCount = static_cast<std::size_t>(kLastCollective) + 1;
 enum class DataType { Int8, Uint8, Int32, Uint32, Int64, Uint64, Float16, BFloat16, Float32, Float64 };
 enum class ReduceOp { Sum, Prod, Max, Min };
 enum class Placement { OutOfPlace, InPlace };

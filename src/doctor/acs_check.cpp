@@ -14,13 +14,17 @@ constexpr std::uint16_t kP2pBreakingBits = 0x0001 | 0x0004 | 0x0008 | 0x0010 | 0
 
 std::uint32_t dword_at(const std::string& bytes, std::size_t offset) {
   std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
+  for (int i = 3; i >= 0; --i)
+    v = (v << 8) | static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(i)]);
   return v;
 }
 
 std::string bits_text(std::uint16_t control) {
-  const std::pair<std::uint16_t, const char*> names[] = {
-      {0x0001, "SrcValid"}, {0x0004, "ReqRedir"}, {0x0008, "CmpltRedir"}, {0x0010, "UpstreamFwd"}, {0x0020, "EgressCtrl"}};
+  const std::pair<std::uint16_t, const char*> names[] = {{0x0001, "SrcValid"},
+                                                         {0x0004, "ReqRedir"},
+                                                         {0x0008, "CmpltRedir"},
+                                                         {0x0010, "UpstreamFwd"},
+                                                         {0x0020, "EgressCtrl"}};
   std::string text;
   for (const auto& [bit, name] : names)
     if (control & bit) text += (text.empty() ? "" : " ") + std::string(name) + "+";
@@ -68,14 +72,16 @@ std::vector<Finding> check_acs(const SystemTree& tree, const std::vector<PciDevi
       if ((*control & kP2pBreakingBits) == 0) continue;
       char value[16];
       std::snprintf(value, sizeof value, "0x%04x", *control);
-      out.push_back(Finding{"pcie-acs-enabled", Severity::Critical, "bridge " + bridge->bdf + " above GPU " + gpu->bdf,
-                            std::string("ACS control ") + value + " (" + bits_text(*control) +
-                                ") in the ACS extended capability of " + bridge->sysfs_path + "/config",
-                            "disable ACS on the bridges between GPUs (BIOS setting, or setpci on the ACS control "
-                            "register at boot); bare metal only: VMs may need it for isolation"});
+      out.push_back(
+          Finding{"pcie-acs-enabled", Severity::Critical, "bridge " + bridge->bdf + " above GPU " + gpu->bdf,
+                  std::string("ACS control ") + value + " (" + bits_text(*control) +
+                      ") in the ACS extended capability of " + bridge->sysfs_path + "/config",
+                  "disable ACS on the bridges between GPUs (BIOS setting, or setpci on the ACS control "
+                  "register at boot); bare metal only: VMs may need it for isolation"});
     }
   if (unreadable > 0)
-    out.push_back(Finding{"pcie-acs-unknown", Severity::Info, std::to_string(unreadable) + " bridge(s) above GPUs",
+    out.push_back(Finding{"pcie-acs-unknown", Severity::Info,
+                          std::to_string(unreadable) + " bridge(s) above GPUs",
                           "their PCIe extended configuration space was not readable (needs root)",
                           "run `commtune doctor` as root to check ACS"});
   return out;

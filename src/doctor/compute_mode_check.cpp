@@ -20,10 +20,11 @@ std::vector<Finding> check_compute_mode(const SystemFacts& facts) {
     while (!mode.empty() && (mode.back() == ' ' || mode.back() == '\r')) mode.pop_back();
     if (mode == "Default") continue;
     const bool prohibited = mode == "Prohibited";
-    out.push_back(Finding{"gpu-compute-mode", prohibited ? Severity::Critical : Severity::Warning, "GPU " + bus,
-                          "compute mode " + mode + " (nvidia-smi --query-gpu=pci.bus_id,compute_mode)",
-                          "`nvidia-smi -i " + bus + " -c DEFAULT` (as root) unless the cluster wants it; with " + mode +
-                              (prohibited ? " no process can use the GPU" : " only one process per GPU can run")});
+    out.push_back(
+        Finding{"gpu-compute-mode", prohibited ? Severity::Critical : Severity::Warning, "GPU " + bus,
+                "compute mode " + mode + " (nvidia-smi --query-gpu=pci.bus_id,compute_mode)",
+                "`nvidia-smi -i " + bus + " -c DEFAULT` (as root) unless the cluster wants it; with " + mode +
+                    (prohibited ? " no process can use the GPU" : " only one process per GPU can run")});
   }
   return out;
 }

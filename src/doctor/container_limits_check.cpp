@@ -16,10 +16,20 @@ std::optional<std::uint64_t> tmpfs_size(const std::string& options) {
     if (value.empty() || value.back() == '%') return std::nullopt;
     std::uint64_t n = std::strtoull(value.c_str(), nullptr, 10);
     switch (value.back()) {
-      case 'k': case 'K': n <<= 10; break;
-      case 'm': case 'M': n <<= 20; break;
-      case 'g': case 'G': n <<= 30; break;
-      default: break;
+      case 'k':
+      case 'K':
+        n <<= 10;
+        break;
+      case 'm':
+      case 'M':
+        n <<= 20;
+        break;
+      case 'g':
+      case 'G':
+        n <<= 30;
+        break;
+      default:
+        break;
     }
     return n;
   }
@@ -37,10 +47,11 @@ void check_shm(const SystemTree& tree, std::vector<Finding>& out) {
     if (point != "/dev/shm") continue;
     const auto size = tmpfs_size(options);
     if (size && *size < kGiB)
-      out.push_back(Finding{"shm-small", Severity::Warning, "/dev/shm",
-                            "tmpfs of " + mib(*size) + " (proc/mounts: " + line.substr(0, 120) + ")",
-                            "give the container more shared memory (docker --shm-size=16g or --ipc=host); NCCL's SHM "
-                            "transport and Open MPI's vader need it and fail or fall back when it is full"});
+      out.push_back(
+          Finding{"shm-small", Severity::Warning, "/dev/shm",
+                  "tmpfs of " + mib(*size) + " (proc/mounts: " + line.substr(0, 120) + ")",
+                  "give the container more shared memory (docker --shm-size=16g or --ipc=host); NCCL's SHM "
+                  "transport and Open MPI's vader need it and fail or fall back when it is full"});
     return;
   }
 }
@@ -48,10 +59,11 @@ void check_shm(const SystemTree& tree, std::vector<Finding>& out) {
 // RDMA needs locked memory; without RDMA ports a small limit is only worth knowing.
 void check_memlock(const SystemFacts& facts, bool rdma, std::vector<Finding>& out) {
   if (!facts.memlock_bytes || *facts.memlock_bytes >= 64 * kGiB) return;
-  out.push_back(Finding{"memlock-limited", rdma ? Severity::Warning : Severity::Info, "memlock limit",
-                        "RLIMIT_MEMLOCK is " + std::to_string(*facts.memlock_bytes >> 10) + " KiB",
-                        "raise it to unlimited (docker --ulimit memlock=-1, limits.conf `* - memlock unlimited`, "
-                        "Slurm PropagateResourceLimits); RDMA registration of NCCL's buffers fails under a small limit"});
+  out.push_back(Finding{
+      "memlock-limited", rdma ? Severity::Warning : Severity::Info, "memlock limit",
+      "RLIMIT_MEMLOCK is " + std::to_string(*facts.memlock_bytes >> 10) + " KiB",
+      "raise it to unlimited (docker --ulimit memlock=-1, limits.conf `* - memlock unlimited`, "
+      "Slurm PropagateResourceLimits); RDMA registration of NCCL's buffers fails under a small limit"});
 }
 
 }  // namespace

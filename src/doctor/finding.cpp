@@ -6,9 +6,12 @@ namespace commtune {
 
 std::string_view name_of(Severity s) {
   switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Critical: return "critical";
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Critical:
+      return "critical";
   }
   return "info";
 }
@@ -19,11 +22,16 @@ void rank_findings(std::vector<Finding>& findings) {
 }
 
 bool needs_attention(const std::vector<Finding>& findings) {
-  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.severity != Severity::Info; });
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity != Severity::Info; });
 }
 
 nlohmann::json to_json(const Finding& f) {
-  return {{"id", f.id}, {"severity", name_of(f.severity)}, {"subject", f.subject}, {"evidence", f.evidence}, {"action", f.action}};
+  return {{"id", f.id},
+          {"severity", name_of(f.severity)},
+          {"subject", f.subject},
+          {"evidence", f.evidence},
+          {"action", f.action}};
 }
 
 nlohmann::json to_json(const std::vector<Finding>& findings) {

@@ -16,7 +16,7 @@ enum class Severity { Info, Warning, Critical };
 std::string_view name_of(Severity s);
 
 struct Finding {
-  std::string id;        // stable, for scripts: "pcie-downtrained", "slow-node", ...
+  std::string id;  // stable, for scripts: "pcie-downtrained", "slow-node", ...
   Severity severity = Severity::Info;
   std::string subject;   // the device, node, pair or rank it is about
   std::string evidence;  // what was read or measured, with the numbers

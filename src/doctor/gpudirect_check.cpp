@@ -20,9 +20,11 @@ bool dmabuf_possible(const SystemTree& tree, std::string& why) {
   int major = 0, minor = 0;
   std::sscanf(release.c_str(), "%d.%d", &major, &minor);
   const bool kernel = major > 5 || (major == 5 && minor >= 12);
-  const bool open_module = tree.content("proc/driver/nvidia/version").value_or("").find("Open Kernel Module") != std::string::npos;
+  const bool open_module =
+      tree.content("proc/driver/nvidia/version").value_or("").find("Open Kernel Module") != std::string::npos;
   why = "kernel " + (release.empty() ? std::string("unknown") : release) + (kernel ? " has" : " lacks") +
-        " dma-buf for RDMA (5.12+); the NVIDIA kernel module is " + (open_module ? "the open one" : "not the open one");
+        " dma-buf for RDMA (5.12+); the NVIDIA kernel module is " +
+        (open_module ? "the open one" : "not the open one");
   return kernel && open_module;
 }
 
@@ -40,7 +42,8 @@ std::vector<Finding> check_gpudirect(const SystemTree& tree, const std::vector<P
   if (dmabuf_possible(tree, why)) return {};
   return {Finding{"gpudirect-rdma-missing", Severity::Critical, "GPUDirect RDMA",
                   "nvidia_peermem is not loaded (proc/modules, sys/module) and dma-buf is not usable: " + why,
-                  "`modprobe nvidia_peermem` (ships with the NVIDIA driver), or use the open kernel module on Linux 5.12+ "
+                  "`modprobe nvidia_peermem` (ships with the NVIDIA driver), or use the open kernel module "
+                  "on Linux 5.12+ "
                   "for dma-buf; check with NCCL_DEBUG=INFO (look for 'GPU Direct RDMA Enabled')"}};
 }
 

@@ -29,16 +29,21 @@ std::vector<Finding> check_iommu(const SystemTree& tree, const std::vector<PciDe
     if (type->rfind("DMA", 0) == 0) ++translated;
   }
   if (units.empty() || !gpus) return {};
-  const bool passthrough = has_word(cmdline, "iommu=pt") || has_word(cmdline, "intel_iommu=off") || has_word(cmdline, "amd_iommu=off");
+  const bool passthrough = has_word(cmdline, "iommu=pt") || has_word(cmdline, "intel_iommu=off") ||
+                           has_word(cmdline, "amd_iommu=off");
   if (translated == 0 && (groups > 0 || passthrough)) return {};
-  const std::string evidence = "IOMMU unit(s) " + units.front() + (units.size() > 1 ? " and " + std::to_string(units.size() - 1) + " more" : "") +
-                               " in sys/class/iommu; " +
-                               (groups > 0 ? std::to_string(translated) + " of " + std::to_string(groups) + " IOMMU groups in DMA translation mode"
-                                           : std::string("no iommu=pt on the kernel command line")) +
-                               "; proc/cmdline: " + (cmdline.empty() ? "(empty)" : cmdline.substr(0, 120));
-  return {Finding{"iommu-translation", Severity::Warning, "IOMMU", evidence,
-                  "boot with iommu=pt (passthrough) on bare metal, or disable VT-d / AMD-Vi if nothing needs it; "
-                  "translated DMA slows or breaks GPU peer-to-peer and GPUDirect RDMA"}};
+  const std::string evidence =
+      "IOMMU unit(s) " + units.front() +
+      (units.size() > 1 ? " and " + std::to_string(units.size() - 1) + " more" : "") +
+      " in sys/class/iommu; " +
+      (groups > 0 ? std::to_string(translated) + " of " + std::to_string(groups) +
+                        " IOMMU groups in DMA translation mode"
+                  : std::string("no iommu=pt on the kernel command line")) +
+      "; proc/cmdline: " + (cmdline.empty() ? "(empty)" : cmdline.substr(0, 120));
+  return {
+      Finding{"iommu-translation", Severity::Warning, "IOMMU", evidence,
+              "boot with iommu=pt (passthrough) on bare metal, or disable VT-d / AMD-Vi if nothing needs it; "
+              "translated DMA slows or breaks GPU peer-to-peer and GPUDirect RDMA"}};
 }
 
 }  // namespace commtune

@@ -58,12 +58,15 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m) {
     Spread mine, others;
     split_links(m, i, -1, mine, others);
     if (mine.count == 0 || others.count == 0 || !(mine.high < others.low * (1 - mg))) continue;
-    out.push_back(Finding{"slow-node", Severity::Critical, member_subject(m, i),
-                          printf_string("all %d of its link directions run at %.3f-%.3f GB/s, every other link at %.3f GB/s or more "
-                                        "(margin %.0f%%: the map's noise or %.0f%%, whichever is larger)",
-                                        mine.count, mine.low, mine.high, others.low, mg * 100, kMinMargin * 100),
-                          "check this node's NIC, cable, switch port and link speed (ibstat, ethtool), and what else runs on it; "
-                          "take it out of the job until fixed"});
+    out.push_back(Finding{
+        "slow-node", Severity::Critical, member_subject(m, i),
+        printf_string(
+            "all %d of its link directions run at %.3f-%.3f GB/s, every other link at %.3f GB/s or more "
+            "(margin %.0f%%: the map's noise or %.0f%%, whichever is larger)",
+            mine.count, mine.low, mine.high, others.low, mg * 100, kMinMargin * 100),
+        "check this node's NIC, cable, switch port and link speed (ibstat, ethtool), and what else runs on "
+        "it; "
+        "take it out of the job until fixed"});
   }
   return out;
 }
@@ -81,11 +84,13 @@ std::vector<Finding> find_bad_pairs(const PairMatrix& m) {
       split_links(m, j, i, rest_j, unused);
       const double rest = std::min(rest_i.low, rest_j.low);
       if (rest_i.count == 0 || rest_j.count == 0 || !(pair < rest * (1 - mg))) continue;
-      out.push_back(Finding{"slow-pair", Severity::Warning, name(m, i) + " <-> " + name(m, j),
-                            printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or more "
-                                          "(margin %.0f%%)", pair, rest, mg * 100),
-                            "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
-                            "the switch ports and the routing between them"});
+      out.push_back(Finding{
+          "slow-pair", Severity::Warning, name(m, i) + " <-> " + name(m, j),
+          printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or more "
+                        "(margin %.0f%%)",
+                        pair, rest, mg * 100),
+          "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
+          "the switch ports and the routing between them"});
     }
   return out;
 }
@@ -104,11 +109,15 @@ std::vector<Finding> find_links_below_ceiling(const PairMatrix& m, const std::op
     }
   if (below == 0) return {};
   const bool published = ceiling->expected_high > 0;
-  return {Finding{"link-below-ceiling", published ? Severity::Warning : Severity::Info, "pairwise links",
-                  printf_string("%d of %d link directions under half of the %s ceiling of %.1f GB/s (slowest %.3f GB/s, %.0f%%)", below,
-                                total, ceiling->path.c_str(), ceiling->gbps, worst, worst / ceiling->gbps * 100),
-                  published ? "compare with the expected range (docs/ceilings.md); check link speeds and the transport NCCL/MPI uses"
-                            : "no published range for this path: judge against the other links and the sweep's efficiency"}};
+  return {Finding{
+      "link-below-ceiling", published ? Severity::Warning : Severity::Info, "pairwise links",
+      printf_string(
+          "%d of %d link directions under half of the %s ceiling of %.1f GB/s (slowest %.3f GB/s, %.0f%%)",
+          below, total, ceiling->path.c_str(), ceiling->gbps, worst, worst / ceiling->gbps * 100),
+      published
+          ? "compare with the expected range (docs/ceilings.md); check link speeds and the transport "
+            "NCCL/MPI uses"
+          : "no published range for this path: judge against the other links and the sweep's efficiency"}};
 }
 
 }  // namespace commtune

@@ -24,7 +24,8 @@ std::uint32_t hex_value(const SystemTree& tree, const fs::path& file) {
 PciLink link_of(const SystemTree& tree, const fs::path& dir, const char* speed, const char* width) {
   PciLink link;
   if (const auto s = tree.read_line(dir / speed)) link.speed_gts = leading_number(*s).value_or(0);
-  if (const auto w = tree.read_line(dir / width)) link.width = static_cast<int>(leading_number(*w).value_or(0));
+  if (const auto w = tree.read_line(dir / width))
+    link.width = static_cast<int>(leading_number(*w).value_or(0));
   return link;
 }
 
@@ -36,17 +37,20 @@ PciDevice device_at(const SystemTree& tree, const fs::path& dir, const std::opti
   d.vendor = hex_value(tree, dir / "vendor");
   d.device = hex_value(tree, dir / "device");
   d.class_code = hex_value(tree, dir / "class");
-  if (const auto n = tree.read_line(dir / "numa_node")) d.numa_node = static_cast<int>(leading_number(*n).value_or(-1));
+  if (const auto n = tree.read_line(dir / "numa_node"))
+    d.numa_node = static_cast<int>(leading_number(*n).value_or(-1));
   d.current = link_of(tree, dir, "current_link_speed", "current_link_width");
   d.max = link_of(tree, dir, "max_link_speed", "max_link_width");
   return d;
 }
 
-void walk(const SystemTree& tree, const fs::path& dir, const std::optional<std::string>& parent, std::vector<PciDevice>& out) {
+void walk(const SystemTree& tree, const fs::path& dir, const std::optional<std::string>& parent,
+          std::vector<PciDevice>& out) {
   std::error_code error;
   std::vector<fs::path> children;
   for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
-    if (!it->is_symlink() && it->is_directory() && looks_like_bdf(it->path().filename().string())) children.push_back(it->path());
+    if (!it->is_symlink() && it->is_directory() && looks_like_bdf(it->path().filename().string()))
+      children.push_back(it->path());
   std::sort(children.begin(), children.end());
   for (const auto& child : children) {
     out.push_back(device_at(tree, child, parent));

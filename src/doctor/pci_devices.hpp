@@ -17,17 +17,17 @@ struct PciLink {
 };
 
 struct PciDevice {
-  std::string bdf;                  // 0000:18:00.0
-  std::string sysfs_path;           // relative to the root: sys/devices/pci0000:00/.../0000:18:00.0
+  std::string bdf;                    // 0000:18:00.0
+  std::string sysfs_path;             // relative to the root: sys/devices/pci0000:00/.../0000:18:00.0
   std::optional<std::string> parent;  // the upstream bridge's bdf; none below a host bridge
   std::uint32_t vendor = 0, device = 0, class_code = 0;  // class 0x030200
-  int numa_node = -1;               // -1: unknown (as sysfs says)
+  int numa_node = -1;                                    // -1: unknown (as sysfs says)
   PciLink current, max;
 };
 
-bool is_gpu(const PciDevice& d);     // NVIDIA (0x10de), display class 0x03xxxx
-bool is_nic(const PciDevice& d);     // network class 0x02xxxx
-bool is_bridge(const PciDevice& d);  // PCI-to-PCI bridge 0x0604xx
+bool is_gpu(const PciDevice& d);       // NVIDIA (0x10de), display class 0x03xxxx
+bool is_nic(const PciDevice& d);       // network class 0x02xxxx
+bool is_bridge(const PciDevice& d);    // PCI-to-PCI bridge 0x0604xx
 bool is_nvswitch(const PciDevice& d);  // NVIDIA bridge 0x0680xx
 
 // "Gen5" from a speed in GT/s (2.5, 5, 8, 16, 32, 64); 0 when not one of them.

@@ -15,8 +15,13 @@ std::vector<RdmaPort> read_rdma_ports(const SystemTree& tree) {
     if (!error) bdf = target.filename().string();
     for (const auto& port : tree.names(base + "/ports")) {
       const std::string dir = base + "/ports/" + port;
-      RdmaPort p{device, port, tree.line(dir + "/state").value_or(""), tree.line(dir + "/phys_state").value_or(""),
-                 leading_number(tree.line(dir + "/rate").value_or("")).value_or(0), tree.line(dir + "/link_layer").value_or(""), bdf};
+      RdmaPort p{device,
+                 port,
+                 tree.line(dir + "/state").value_or(""),
+                 tree.line(dir + "/phys_state").value_or(""),
+                 leading_number(tree.line(dir + "/rate").value_or("")).value_or(0),
+                 tree.line(dir + "/link_layer").value_or(""),
+                 bdf};
       out.push_back(p);
     }
   }

@@ -13,10 +13,10 @@ namespace {
 
 // What one rank did over the cases that have its job size.
 struct RankTail {
-  std::int64_t tail = 0, last = 0;    // its tail iterations, its last arrivals
-  double lag_us = 0, median_us = 0;   // sums over its tail iterations: lag, the case's median time
-  std::size_t cases = 0;              // cases where it had tail iterations
-  std::size_t led = 0;                // cases where it had strictly the most tail iterations
+  std::int64_t tail = 0, last = 0;   // its tail iterations, its last arrivals
+  double lag_us = 0, median_us = 0;  // sums over its tail iterations: lag, the case's median time
+  std::size_t cases = 0;             // cases where it had tail iterations
+  std::size_t led = 0;               // cases where it had strictly the most tail iterations
 };
 
 struct JobTail {
@@ -28,8 +28,8 @@ struct JobTail {
 // The CPU shares over the cases that measured them for the job's ranks.
 struct JobShares {
   std::size_t cases = 0;
-  std::vector<std::size_t> starved;                 // per rank: cases where it was starved
-  std::vector<std::vector<double>> own, others;     // per rank, per case: its share, the others' median
+  std::vector<std::size_t> starved;              // per rank: cases where it was starved
+  std::vector<std::vector<double>> own, others;  // per rank, per case: its share, the others' median
 };
 
 double median_of(std::vector<double> v) {
@@ -66,15 +66,17 @@ bool starved_throughout(const JobShares& job, std::size_t r) {
 }
 
 std::string share_evidence(const JobShares& job, std::size_t r) {
-  return printf_string("on the CPU for %.0f%% of its timed loops against %.0f%% for the other ranks (medians over the "
-                       "cases): starved, beyond the margin and the other ranks' spread, in %zu of %zu cases",
-                       median_of(job.own[r]) * 100, median_of(job.others[r]) * 100, job.starved[r], job.cases);
+  return printf_string(
+      "on the CPU for %.0f%% of its timed loops against %.0f%% for the other ranks (medians over the "
+      "cases): starved, beyond the margin and the other ranks' spread, in %zu of %zu cases",
+      median_of(job.own[r]) * 100, median_of(job.others[r]) * 100, job.starved[r], job.cases);
 }
 
 // The rank with strictly the most tail iterations of a case; none on a tie or an empty tail.
 std::optional<std::size_t> tail_leader(const ArrivalTally& t) {
   const auto top = std::max_element(t.tail_last.begin(), t.tail_last.end());
-  if (top == t.tail_last.end() || *top == 0 || std::count(t.tail_last.begin(), t.tail_last.end(), *top) > 1) return std::nullopt;
+  if (top == t.tail_last.end() || *top == 0 || std::count(t.tail_last.begin(), t.tail_last.end(), *top) > 1)
+    return std::nullopt;
   return static_cast<std::size_t>(top - t.tail_last.begin());
 }
 
@@ -108,14 +110,16 @@ std::string subject(std::size_t rank, const std::vector<std::string>& hosts) {
 
 std::string tail_evidence(const RankTail& t, const JobTail& job, double p_value) {
   const double n = static_cast<double>(job.ranks.size());
-  return printf_string("last to arrive in %lld of the %lld slowest-arrival iterations (lag above each case's 90th "
-                               "percentile; chance 1 in %.0f: %.1f expected, binomial p = %.1e)",
-                               static_cast<long long>(t.tail), static_cast<long long>(job.tail), n,
-                               static_cast<double>(job.tail) / n, p_value) +
-                     printf_string(", %.1f us late on median (%.0f%% of the iteration time), the most often in %zu of %zu "
-                                   "cases; last in %lld of all %lld iterations",
-                                   t.lag_us / static_cast<double>(t.tail), t.lag_us / t.median_us * 100, t.led, job.cases,
-                                   static_cast<long long>(t.last), static_cast<long long>(job.iterations));
+  return printf_string(
+             "last to arrive in %lld of the %lld slowest-arrival iterations (lag above each case's 90th "
+             "percentile; chance 1 in %.0f: %.1f expected, binomial p = %.1e)",
+             static_cast<long long>(t.tail), static_cast<long long>(job.tail), n,
+             static_cast<double>(job.tail) / n, p_value) +
+         printf_string(
+             ", %.1f us late on median (%.0f%% of the iteration time), the most often in %zu of %zu "
+             "cases; last in %lld of all %lld iterations",
+             t.lag_us / static_cast<double>(t.tail), t.lag_us / t.median_us * 100, t.led, job.cases,
+             static_cast<long long>(t.last), static_cast<long long>(job.iterations));
 }
 
 // Rank `rank`'s tail rule (rule 2), with its evidence; nullopt when it does not hold.
@@ -125,7 +129,8 @@ std::optional<std::string> late_arrivals(const JobTail& job, std::size_t r) {
   if (t.tail == 0 || t.median_us <= 0) return std::nullopt;
   const double p_value = binomial_upper_tail(t.tail, job.tail, 1 / static_cast<double>(nranks));
   const bool often = p_value * static_cast<double>(nranks) < kStragglerAlpha &&
-                     static_cast<double>(t.tail) >= straggler_min_share(static_cast<int>(nranks)) * static_cast<double>(job.tail);
+                     static_cast<double>(t.tail) >=
+                         straggler_min_share(static_cast<int>(nranks)) * static_cast<double>(job.tail);
   const bool replicated = t.led >= kStragglerMinCases && 2 * t.led > job.cases;
   if (!often || !replicated || t.lag_us < kMinMargin * t.median_us) return std::nullopt;
   return tail_evidence(t, job, p_value);
@@ -137,17 +142,21 @@ std::optional<std::string> late_arrivals(const JobTail& job, std::size_t r) {
 // healthy runs named by their arrivals in an earlier run).
 constexpr Severity kStarvedSeverity = Severity::Warning;
 
-Finding straggler(std::size_t rank, bool starved, const std::string& evidence, const std::vector<std::string>& hosts) {
-  return Finding{starved ? "straggler" : "straggler-arrivals", starved ? kStarvedSeverity : Severity::Info, subject(rank, hosts), evidence,
-                 "this rank holds the others up: check what else runs on its node or core (top, CPU limits and "
-                 "frequency, interrupts), its NUMA and CPU binding, and its link"};
+Finding straggler(std::size_t rank, bool starved, const std::string& evidence,
+                  const std::vector<std::string>& hosts) {
+  return Finding{
+      starved ? "straggler" : "straggler-arrivals", starved ? kStarvedSeverity : Severity::Info,
+      subject(rank, hosts), evidence,
+      "this rank holds the others up: check what else runs on its node or core (top, CPU limits and "
+      "frequency, interrupts), its NUMA and CPU binding, and its link"};
 }
 
 }  // namespace
 
 std::optional<std::size_t> starved_rank(const std::vector<double>& cpu_share) {
   if (cpu_share.size() < 2) return std::nullopt;
-  const auto lowest = static_cast<std::size_t>(std::min_element(cpu_share.begin(), cpu_share.end()) - cpu_share.begin());
+  const auto lowest =
+      static_cast<std::size_t>(std::min_element(cpu_share.begin(), cpu_share.end()) - cpu_share.begin());
   const std::vector<double> others = without(cpu_share, lowest);
   const double median = median_of(others);
   if (!(median > 0)) return std::nullopt;
@@ -176,7 +185,8 @@ double binomial_upper_tail(std::int64_t k, std::int64_t trials, double p) {
   return std::min(1.0, sum);
 }
 
-std::vector<Finding> find_stragglers(const std::vector<CaseArrivals>& cases, const std::vector<std::string>& hosts) {
+std::vector<Finding> find_stragglers(const std::vector<CaseArrivals>& cases,
+                                     const std::vector<std::string>& hosts) {
   std::size_t nranks = 0;
   for (const auto& c : cases) nranks = std::max({nranks, c.tally.last.size(), c.cpu_share.size()});
   if (nranks < 2) return {};

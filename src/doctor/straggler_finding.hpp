@@ -1,15 +1,15 @@
 #pragma once
 // The straggler rank, from two kinds of evidence.
 //
-// 1. Its share of the CPU (`straggler`, a warning; docs/doctor.md gives its rates): a busy-polling MPI rank (Open MPI waits by polling) runs
-// whenever the scheduler lets it, so its CPU seconds / wall seconds over the timed loops is the
-// share of the time it could run. A rank under a CPU limit, or on a core that other work takes,
-// gets less than the others, and the others wait for it wherever they need its data (inside the
-// call as well as before it, where no arrival order can see it). In a case, the rank with the
-// least share is starved when its deficit, 1 - share / the median share of the other ranks,
-// reaches max(kMinMargin, the other ranks' own spread: (max - min) / median). Named when the
-// same rank is starved in more than half of the cases that measured the shares, and in at least
-// kStragglerMinCases of them (cases are separate stretches of time: one burst is not a rank).
+// 1. Its share of the CPU (`straggler`, a warning; docs/doctor.md gives its rates): a busy-polling MPI rank
+// (Open MPI waits by polling) runs whenever the scheduler lets it, so its CPU seconds / wall seconds over the
+// timed loops is the share of the time it could run. A rank under a CPU limit, or on a core that other work
+// takes, gets less than the others, and the others wait for it wherever they need its data (inside the call
+// as well as before it, where no arrival order can see it). In a case, the rank with the least share is
+// starved when its deficit, 1 - share / the median share of the other ranks, reaches max(kMinMargin, the
+// other ranks' own spread: (max - min) / median). Named when the same rank is starved in more than half of
+// the cases that measured the shares, and in at least kStragglerMinCases of them (cases are separate
+// stretches of time: one burst is not a rank).
 //
 // 2. Its arrivals alone (`straggler-arrivals`, information; the evidence of `straggler` too when
 // both hold): one rank that arrives last at the collectives far more often
@@ -49,7 +49,8 @@ struct CaseArrivals {
   std::string label;     // the case, for the evidence ("allreduce 64 KiB")
   double median_us = 0;  // its median iteration time
   ArrivalTally tally;
-  std::vector<double> cpu_share;  // each rank's share of the CPU over the timed loops; empty when not measured
+  std::vector<double>
+      cpu_share;  // each rank's share of the CPU over the timed loops; empty when not measured
 };
 
 // The rank starved of the CPU in one case (rule 1 above); none when no rank's deficit clears the
@@ -57,6 +58,7 @@ struct CaseArrivals {
 std::optional<std::size_t> starved_rank(const std::vector<double>& cpu_share);
 
 // `hosts[r]`: rank r's host (may be shorter: no host named).
-std::vector<Finding> find_stragglers(const std::vector<CaseArrivals>& cases, const std::vector<std::string>& hosts);
+std::vector<Finding> find_stragglers(const std::vector<CaseArrivals>& cases,
+                                     const std::vector<std::string>& hosts);
 
 }  // namespace commtune

@@ -20,18 +20,18 @@ struct SystemFacts {
   // `nvidia-smi --query-gpu=pci.bus_id,compute_mode --format=csv,noheader`; nothing: not known
   std::optional<std::string> compute_modes;
   std::map<std::string, std::string> environment;  // NCCL_*, OMPI_* ... of this process
-  int local_ranks = 1;                          // ranks of this job on this node
-  int cores = 0;                                // hardware cores of this node; 0: unknown
-  std::optional<bool> mpi_yield_when_idle;      // Open MPI's value as it runs; nothing: not known
+  int local_ranks = 1;                             // ranks of this job on this node
+  int cores = 0;                                   // hardware cores of this node; 0: unknown
+  std::optional<bool> mpi_yield_when_idle;         // Open MPI's value as it runs; nothing: not known
 };
 
 // An InfiniBand / RoCE port from sys/class/infiniband/DEV/ports/N.
 struct RdmaPort {
   std::string device, port;
-  std::string state;       // "4: ACTIVE"
-  std::string phys_state;  // "5: LinkUp"
-  double rate_gbps = 0;    // from "400 Gb/sec (4X NDR)"
-  std::string link_layer;  // InfiniBand, Ethernet
+  std::string state;                   // "4: ACTIVE"
+  std::string phys_state;              // "5: LinkUp"
+  double rate_gbps = 0;                // from "400 Gb/sec (4X NDR)"
+  std::string link_layer;              // InfiniBand, Ethernet
   std::optional<std::string> pci_bdf;  // the PCI function behind it
 };
 std::vector<RdmaPort> read_rdma_ports(const SystemTree& tree);
@@ -45,7 +45,8 @@ std::vector<Finding> check_iommu(const SystemTree& tree, const std::vector<PciDe
 std::vector<Finding> check_gpudirect(const SystemTree& tree, const std::vector<PciDevice>& devices,
                                      const std::vector<RdmaPort>& ports);
 std::vector<Finding> check_nic_ports(const SystemTree& tree, const std::vector<RdmaPort>& ports);
-std::vector<Finding> check_numa_affinity(const std::vector<PciDevice>& devices, const std::vector<RdmaPort>& ports);
+std::vector<Finding> check_numa_affinity(const std::vector<PciDevice>& devices,
+                                         const std::vector<RdmaPort>& ports);
 std::vector<Finding> check_container_limits(const SystemTree& tree, const SystemFacts& facts);
 std::vector<Finding> check_compute_mode(const SystemFacts& facts);
 std::vector<Finding> check_environment(const SystemFacts& facts, const std::vector<RdmaPort>& ports);

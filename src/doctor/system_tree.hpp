@@ -19,7 +19,8 @@ class SystemTree {
   std::optional<std::string> read_line(const std::filesystem::path& file) const;
   std::optional<std::string> line(const std::string& relative) const { return read_line(at(relative)); }
   // A whole (small) text or binary file, at most `limit` bytes; nothing when it cannot be read.
-  std::optional<std::string> read_content(const std::filesystem::path& file, std::size_t limit = 1 << 20) const;
+  std::optional<std::string> read_content(const std::filesystem::path& file,
+                                          std::size_t limit = 1 << 20) const;
   std::optional<std::string> content(const std::string& relative) const { return read_content(at(relative)); }
   // Names in a directory, sorted; empty when it does not exist.
   std::vector<std::string> names(const std::string& relative) const;

@@ -47,7 +47,8 @@ bool exports_any(const std::string& name, std::initializer_list<const char*> sym
 
 // The net plugin NCCL would load from this environment (NCCL_NET_PLUGIN as given or as
 // libnccl-net-NAME.so, else libnccl-net.so; `none`: nothing).
-std::optional<std::string> loaded_net_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
+std::optional<std::string> loaded_net_plugin(const std::vector<std::string>& environment,
+                                             const LibraryProbe& probe) {
   const std::optional<std::string> net = variable(environment, "NCCL_NET_PLUGIN");
   if (net && *net == "none") return std::nullopt;
   for (const std::string& candidate : net_candidates(net))
@@ -58,16 +59,17 @@ std::optional<std::string> loaded_net_plugin(const std::vector<std::string>& env
 }  // namespace
 
 LibraryProbe dynamic_loader_probe() {
-  return LibraryProbe{[](const std::string& name) { return with_library(name, [](void*) { return true; }); },
-                      [](const std::string& name) {
-                        return exports_any(name, {"ncclTunerPlugin_v6", "ncclTunerPlugin_v5", "ncclTunerPlugin_v4",
-                                                  "ncclTunerPlugin_v3", "ncclTunerPlugin_v2"});
-                      },
-                      [](const std::string& name) {
-                        return exports_any(name, {"ncclCollNetPlugin_v11", "ncclCollNetPlugin_v10", "ncclCollNetPlugin_v9",
-                                                  "ncclCollNetPlugin_v8", "ncclCollNetPlugin_v7", "ncclCollNetPlugin_v6",
-                                                  "ncclCollNetPlugin_v5"});
-                      }};
+  return LibraryProbe{
+      [](const std::string& name) { return with_library(name, [](void*) { return true; }); },
+      [](const std::string& name) {
+        return exports_any(name, {"ncclTunerPlugin_v6", "ncclTunerPlugin_v5", "ncclTunerPlugin_v4",
+                                  "ncclTunerPlugin_v3", "ncclTunerPlugin_v2"});
+      },
+      [](const std::string& name) {
+        return exports_any(name, {"ncclCollNetPlugin_v11", "ncclCollNetPlugin_v10", "ncclCollNetPlugin_v9",
+                                  "ncclCollNetPlugin_v8", "ncclCollNetPlugin_v7", "ncclCollNetPlugin_v6",
+                                  "ncclCollNetPlugin_v5"});
+      }};
 }
 
 bool environment_collnet_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
@@ -77,7 +79,8 @@ bool environment_collnet_plugin(const std::vector<std::string>& environment, con
 
 std::string environment_tuner_plugin(const std::vector<std::string>& environment, const LibraryProbe& probe) {
   if (const auto tuner = variable(environment, "NCCL_TUNER_PLUGIN")) return "NCCL_TUNER_PLUGIN=" + *tuner;
-  if (probe.loads("libnccl-tuner.so")) return "libnccl-tuner.so (NCCL loads it when NCCL_TUNER_PLUGIN is unset)";
+  if (probe.loads("libnccl-tuner.so"))
+    return "libnccl-tuner.so (NCCL loads it when NCCL_TUNER_PLUGIN is unset)";
   const std::optional<std::string> net = loaded_net_plugin(environment, probe);
   if (!net || !probe.exports_tuner(*net)) return "";
   return *net + " (the net plugin's own tuner, which NCCL loads when NCCL_TUNER_PLUGIN is unset)";

@@ -28,7 +28,8 @@ nlohmann::json port_facts(const fs::path& port) {
 
 nlohmann::json gpu_topology_matrix() {
   const auto matrix = program_output({"nvidia-smi", "topo", "-m"}, std::chrono::seconds(10));
-  if (!matrix) return {{"unavailable", "nvidia-smi topo -m did not run (not installed, no driver, or failed)"}};
+  if (!matrix)
+    return {{"unavailable", "nvidia-smi topo -m did not run (not installed, no driver, or failed)"}};
   return {{"source", "nvidia-smi topo -m"}, {"matrix", *matrix}};
 }
 
@@ -37,7 +38,8 @@ nlohmann::json infiniband_devices(const std::string& root) {
   std::error_code error;
   for (const auto& device : fs::directory_iterator(root, error)) {
     nlohmann::json ports = nlohmann::json::array();
-    for (const auto& port : fs::directory_iterator(device.path() / "ports", error)) ports.push_back(port_facts(port.path()));
+    for (const auto& port : fs::directory_iterator(device.path() / "ports", error))
+      ports.push_back(port_facts(port.path()));
     devices.push_back({{"name", device.path().filename().string()}, {"ports", ports}});
   }
   return devices;

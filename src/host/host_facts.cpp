@@ -86,8 +86,8 @@ namespace {
 bool is_launcher_plumbing(std::string_view name) {
   // mpirun's own plumbing; OMPI_MCA_mpi_yield_when_idle is not: mpirun sets it on oversubscribed
   // hosts and it changes small-message latency by orders of magnitude, so it is recorded.
-  static constexpr std::array<std::string_view, 5> kPlumbing{"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
-                                                             "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME"};
+  static constexpr std::array<std::string_view, 5> kPlumbing{
+      "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME"};
   if (name.starts_with("PMIX_") || (name.starts_with("OMPI_") && !name.starts_with("OMPI_MCA_"))) return true;
   for (std::string_view prefix : kPlumbing)
     if (name.starts_with(prefix)) return true;
@@ -97,8 +97,8 @@ bool is_launcher_plumbing(std::string_view name) {
 }  // namespace
 
 std::map<std::string, std::string> relevant_environment(char** environ_list) {
-  static constexpr std::array<std::string_view, 9> kPrefixes{"NCCL_", "OMPI_MCA_", "CUDA_", "SLURM_JOB_", "UCX_",
-                                                             "OPAL_", "NVIDIA_", "COMMTUNE_", "HWLOC_"};
+  static constexpr std::array<std::string_view, 9> kPrefixes{
+      "NCCL_", "OMPI_MCA_", "CUDA_", "SLURM_JOB_", "UCX_", "OPAL_", "NVIDIA_", "COMMTUNE_", "HWLOC_"};
   std::map<std::string, std::string> out;
   for (char** entry = environ_list; entry && *entry; ++entry) {
     const std::string_view text(*entry);

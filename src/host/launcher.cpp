@@ -44,8 +44,13 @@ std::string launcher_name(const Environment& env, bool mpi) {
 
 std::optional<SlurmJob> slurm_job(const Environment& env, bool srun) {
   if (!env.count("SLURM_JOB_ID")) return std::nullopt;
-  SlurmJob job{value_of(env, "SLURM_JOB_ID"), value_of(env, "SLURM_JOB_NODELIST"),
-               first_number(env, {"SLURM_JOB_NUM_NODES"}), "", "", std::nullopt, ""};
+  SlurmJob job{value_of(env, "SLURM_JOB_ID"),
+               value_of(env, "SLURM_JOB_NODELIST"),
+               first_number(env, {"SLURM_JOB_NUM_NODES"}),
+               "",
+               "",
+               std::nullopt,
+               ""};
   if (srun) {
     job.step_id = value_of(env, "SLURM_STEP_ID");
     job.step_nodelist = value_of(env, "SLURM_STEP_NODELIST");

@@ -13,22 +13,22 @@ namespace commtune {
 // (one task per node), so they are left out there.
 struct SlurmJob {
   std::string job_id;
-  std::string nodelist;         // SLURM_JOB_NODELIST, e.g. n[1-4]
-  std::optional<int> nnodes;    // SLURM_JOB_NUM_NODES
-  std::string step_id;          // srun only, like the three below
-  std::string step_nodelist;    // SLURM_STEP_NODELIST
-  std::optional<int> ntasks;    // SLURM_STEP_NUM_TASKS
-  std::string tasks_per_node;   // SLURM_STEP_TASKS_PER_NODE, Slurm's notation: 2(x4) or 3,2,2
+  std::string nodelist;        // SLURM_JOB_NODELIST, e.g. n[1-4]
+  std::optional<int> nnodes;   // SLURM_JOB_NUM_NODES
+  std::string step_id;         // srun only, like the three below
+  std::string step_nodelist;   // SLURM_STEP_NODELIST
+  std::optional<int> ntasks;   // SLURM_STEP_NUM_TASKS
+  std::string tasks_per_node;  // SLURM_STEP_TASKS_PER_NODE, Slurm's notation: 2(x4) or 3,2,2
 };
 
 struct Launcher {
   // "mpirun" (Open MPI's, also inside a Slurm allocation), "srun" (Slurm's, with PMIx or PMI),
   // "pmi" (another PMI launcher), or "none".
   std::string name = "none";
-  bool mpi = false;              // an MPI launcher started it: MPI_Init joins the job
-  std::optional<int> rank;       // this process's rank as the launcher numbered it
-  std::optional<int> local_rank; // its rank on this node, where the launcher says
-  std::optional<SlurmJob> slurm; // inside a Slurm job
+  bool mpi = false;               // an MPI launcher started it: MPI_Init joins the job
+  std::optional<int> rank;        // this process's rank as the launcher numbered it
+  std::optional<int> local_rank;  // its rank on this node, where the launcher says
+  std::optional<SlurmJob> slurm;  // inside a Slurm job
   bool first_rank() const { return !rank || *rank == 0; }
 };
 

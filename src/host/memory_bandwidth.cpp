@@ -13,7 +13,8 @@ CopyMeasurement measure_copy_bandwidth(std::size_t bytes, int copies) {
   std::vector<double> rates;
   volatile char observed = 0;
   for (int i = 0; i < copies; ++i) {
-    from[static_cast<std::size_t>(i) % bytes] = static_cast<char>(i);  // the copies differ: none can be elided
+    from[static_cast<std::size_t>(i) % bytes] =
+        static_cast<char>(i);  // the copies differ: none can be elided
     const auto start = std::chrono::steady_clock::now();
     std::memcpy(to.data(), from.data(), bytes);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
@@ -22,8 +23,8 @@ CopyMeasurement measure_copy_bandwidth(std::size_t bytes, int copies) {
   }
   std::nth_element(rates.begin(), rates.begin() + static_cast<long>(rates.size() / 2), rates.end());
   const double median = rates[rates.size() / 2];
-  return CopyMeasurement{median, "memcpy of " + std::to_string(bytes >> 20) + " MiB, median of " + std::to_string(copies) +
-                                     " copies (bytes copied / s), one thread"};
+  return CopyMeasurement{median, "memcpy of " + std::to_string(bytes >> 20) + " MiB, median of " +
+                                     std::to_string(copies) + " copies (bytes copied / s), one thread"};
 }
 
 }  // namespace commtune

@@ -28,7 +28,8 @@ bool start(const std::vector<std::string>& argv, int out_fd, pid_t& pid) {
 
 }  // namespace
 
-std::optional<std::string> program_output(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+std::optional<std::string> program_output(const std::vector<std::string>& argv,
+                                          std::chrono::milliseconds timeout) {
   int ends[2];
   if (argv.empty() || pipe2(ends, O_CLOEXEC) != 0) return std::nullopt;
   pid_t pid = -1;

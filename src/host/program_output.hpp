@@ -8,6 +8,7 @@
 
 namespace commtune {
 
-std::optional<std::string> program_output(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
+std::optional<std::string> program_output(const std::vector<std::string>& argv,
+                                          std::chrono::milliseconds timeout);
 
 }  // namespace commtune

@@ -43,8 +43,12 @@ nlohmann::json process_facts(const ControlPlane& control, const std::vector<Rank
   const NodeLocality where = control.locality();
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankPlace& place : mine) {
-    nlohmann::json entry{{"rank", place.rank}, {"host", host_name()}, {"node", where.node},
-                         {"local_rank", place.local_rank}, {"pid", static_cast<long>(getpid())}, {"device", place.device}};
+    nlohmann::json entry{{"rank", place.rank},
+                         {"host", host_name()},
+                         {"node", where.node},
+                         {"local_rank", place.local_rank},
+                         {"pid", static_cast<long>(getpid())},
+                         {"device", place.device}};
     if (place.launcher_local_rank) entry["launcher_local_rank"] = *place.launcher_local_rank;
     ranks.push_back(std::move(entry));
   }
@@ -72,8 +76,11 @@ nlohmann::json rank_layout(ControlPlane& control, const std::vector<RankPlace>& 
   nlohmann::json ranks = nlohmann::json::array(), per_node = nlohmann::json::array();
   for (auto& [rank, entry] : by_rank) ranks.push_back(std::move(entry));
   for (const auto& [node, count] : ranks_on_node) per_node.push_back(count);
-  return nlohmann::json{{"nranks", ranks.size()}, {"nhosts", ranks_on_node.size()}, {"local_sizes", per_node},
-                        {"ranks", ranks}, {"hosts", hosts}};
+  return nlohmann::json{{"nranks", ranks.size()},
+                        {"nhosts", ranks_on_node.size()},
+                        {"local_sizes", per_node},
+                        {"ranks", ranks},
+                        {"hosts", hosts}};
 }
 
 }  // namespace commtune

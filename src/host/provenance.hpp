@@ -29,7 +29,8 @@ struct RankPlace {
 
 // Gathers every process's ranks with its host, node (the control plane's locality), pid and
 // host topology; returns on rank 0 (empty elsewhere): nranks, nhosts (nodes, by locality),
-// local_sizes (the ranks on each node, in node order: MPI local sizes), ranks (by rank) and hosts (topology by host name).
+// local_sizes (the ranks on each node, in node order: MPI local sizes), ranks (by rank) and hosts (topology
+// by host name).
 nlohmann::json rank_layout(ControlPlane& control, const std::vector<RankPlace>& mine);
 
 }  // namespace commtune

@@ -26,7 +26,8 @@ class SpawnSetup {
   explicit SpawnSetup(const SpawnRequest& request) {
     posix_spawn_file_actions_init(&actions_);
     for (const auto& [from, to] : request.dup2) posix_spawn_file_actions_adddup2(&actions_, from, to);
-    for (int fd : request.to_dev_null) posix_spawn_file_actions_addopen(&actions_, fd, "/dev/null", O_RDWR, 0);
+    for (int fd : request.to_dev_null)
+      posix_spawn_file_actions_addopen(&actions_, fd, "/dev/null", O_RDWR, 0);
     posix_spawnattr_init(&attributes_);
     short flags = 0;
     if (request.default_signals) flags |= set_default_signals();
@@ -71,8 +72,8 @@ pid_t spawn_process(const SpawnRequest& request) {
   SpawnSetup setup(request);
   pid_t pid = -1;
   const auto spawn = request.search_path ? posix_spawnp : posix_spawn;
-  const int error = spawn(&pid, argv[0].c_str(), setup.actions(), setup.attributes(), pointers_to(argv).data(),
-                          envp ? envp : env_pointers.data());
+  const int error = spawn(&pid, argv[0].c_str(), setup.actions(), setup.attributes(),
+                          pointers_to(argv).data(), envp ? envp : env_pointers.data());
   if (error != 0) throw SettingError("cannot start '" + request.argv[0] + "': " + std::strerror(error));
   return pid;
 }

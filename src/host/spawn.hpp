@@ -12,13 +12,13 @@
 namespace commtune {
 
 struct SpawnRequest {
-  std::vector<std::string> argv;                         // argv[0] is the program
-  std::optional<std::vector<std::string>> environment;   // NAME=value; nothing: this process's
-  bool search_path = false;                              // look argv[0] up in PATH
-  std::vector<std::pair<int, int>> dup2;                 // (from, to) in the child
-  std::vector<int> to_dev_null;                          // child descriptors opened on /dev/null
-  bool own_process_group = false;                        // so a terminal's Ctrl-C reaches only us
-  bool default_signals = false;                          // SIGPIPE, SIGINT, SIGTERM default, none blocked
+  std::vector<std::string> argv;                        // argv[0] is the program
+  std::optional<std::vector<std::string>> environment;  // NAME=value; nothing: this process's
+  bool search_path = false;                             // look argv[0] up in PATH
+  std::vector<std::pair<int, int>> dup2;                // (from, to) in the child
+  std::vector<int> to_dev_null;                         // child descriptors opened on /dev/null
+  bool own_process_group = false;                       // so a terminal's Ctrl-C reaches only us
+  bool default_signals = false;                         // SIGPIPE, SIGINT, SIGTERM default, none blocked
 };
 
 // The child's pid; throws SettingError naming the program when it cannot start.

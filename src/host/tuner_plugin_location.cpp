@@ -28,7 +28,8 @@ TunerPluginLocation find_tuner_plugin() {
     break;
   }
   if (found.path.empty()) {
-    found.problem = std::string(name) + " is not beside this executable (lib/ or ../" + COMMTUNE_INSTALL_LIBDIR + "/)";
+    found.problem =
+        std::string(name) + " is not beside this executable (lib/ or ../" + COMMTUNE_INSTALL_LIBDIR + "/)";
     return found;
   }
   void* handle = dlopen(found.path.c_str(), RTLD_LAZY | RTLD_LOCAL);
@@ -38,7 +39,8 @@ TunerPluginLocation find_tuner_plugin() {
     return found;
   }
   for (const char* version : {"v5", "v6"})
-    if (dlsym(handle, (std::string("ncclTunerPlugin_") + version).c_str()) != nullptr) found.abi_versions.push_back(version);
+    if (dlsym(handle, (std::string("ncclTunerPlugin_") + version).c_str()) != nullptr)
+      found.abi_versions.push_back(version);
   dlclose(handle);
   return found;
 }

@@ -21,8 +21,8 @@ bool is_inert_char(char c) {
 void validate_ompi_algorithm(const std::string& name, const std::string& value) {
   const auto collective = ompi_knob_collective(name);
   if (collective && !ompi_algorithm_number(*collective, value))
-    throw InputError("knob " + name + ": '" + value + "' is not an Open MPI " + ompi_collective_key(*collective) +
-                     " algorithm (a name such as ring, or its number)");
+    throw InputError("knob " + name + ": '" + value + "' is not an Open MPI " +
+                     ompi_collective_key(*collective) + " algorithm (a name such as ring, or its number)");
 }
 
 // The Open MPI knobs an export may write: coll/tuned's forced algorithm of a collective and its
@@ -30,12 +30,15 @@ void validate_ompi_algorithm(const std::string& name, const std::string& value) 
 void validate_ompi_knob(const std::string& name, const std::string& value) {
   const auto collective = ompi_knob_collective(name);
   if (!collective)
-    throw InputError("knob " + name + " is not an Open MPI collective knob commtune exports (coll_tuned_<collective>_algorithm" +
-                     " and its _segmentsize, _tree_fanout, _chain_fanout, _max_requests)");
+    throw InputError(
+        "knob " + name +
+        " is not an Open MPI collective knob commtune exports (coll_tuned_<collective>_algorithm" +
+        " and its _segmentsize, _tree_fanout, _chain_fanout, _max_requests)");
   if (is_ompi_algorithm_knob(name)) return validate_ompi_algorithm(name, value);
   const std::string stem = "coll_tuned_" + ompi_collective_key(*collective) + "_algorithm";
   const std::string suffix = name.substr(stem.size());
-  static constexpr std::string_view kCompanions[] = {"_segmentsize", "_tree_fanout", "_chain_fanout", "_max_requests"};
+  static constexpr std::string_view kCompanions[] = {"_segmentsize", "_tree_fanout", "_chain_fanout",
+                                                     "_max_requests"};
   if (std::find(std::begin(kCompanions), std::end(kCompanions), suffix) == std::end(kCompanions))
     throw InputError("knob " + name + " is not an Open MPI collective knob commtune exports");
   if (value.empty() || !std::all_of(value.begin(), value.end(), is_digit))
@@ -49,10 +52,13 @@ bool is_valid_env_name(const std::string& name) {
          std::all_of(name.begin(), name.end(), [](char c) { return is_alpha(c) || is_digit(c); });
 }
 
-bool is_inert_value(const std::string& value) { return std::all_of(value.begin(), value.end(), is_inert_char); }
+bool is_inert_value(const std::string& value) {
+  return std::all_of(value.begin(), value.end(), is_inert_char);
+}
 
 void validate_knob(const std::string& backend, const std::string& name, const std::string& value) {
-  if (!is_valid_env_name(name)) throw InputError("knob name '" + name + "' is not a valid environment variable name");
+  if (!is_valid_env_name(name))
+    throw InputError("knob name '" + name + "' is not a valid environment variable name");
   if (!is_inert_value(value))
     throw InputError("knob " + name + ": value '" + value +
                      "' has characters outside [A-Za-z0-9_.,:;^/+@%=-] and cannot be exported safely");

@@ -11,8 +11,9 @@ bool is_per_collective_knob(const std::string& name) {
 }
 
 bool is_per_collective_setting(const Setting& setting) {
-  return !setting.knobs.empty() && std::all_of(setting.knobs.begin(), setting.knobs.end(),
-                                               [](const auto& knob) { return is_per_collective_knob(knob.first); });
+  return !setting.knobs.empty() &&
+         std::all_of(setting.knobs.begin(), setting.knobs.end(),
+                     [](const auto& knob) { return is_per_collective_knob(knob.first); });
 }
 
 bool is_process_setting(const Setting& setting) {

@@ -4,8 +4,10 @@
 #include <charconv>
 #include <functional>
 #include <map>
+#include <array>
 
 #include "knobs/algo_grammar.hpp"
+#include "core/collective_table.hpp"
 #include "core/errors.hpp"
 #include "knobs/knob_grammar.hpp"
 
@@ -33,8 +35,10 @@ ValueCheck integer_in(long long low, long long high) {
 ValueCheck one_of(std::vector<std::string> choices, bool ignore_case = true) {
   return [=](const std::string& value) {
     auto same = [&](const std::string& choice) {
-      return choice.size() == value.size() && std::equal(choice.begin(), choice.end(), value.begin(), [&](char a, char b) {
-               return ignore_case ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b))
+      return choice.size() == value.size() &&
+             std::equal(choice.begin(), choice.end(), value.begin(), [&](char a, char b) {
+               return ignore_case ? std::tolower(static_cast<unsigned char>(a)) ==
+                                        std::tolower(static_cast<unsigned char>(b))
                                   : a == b;
              });
     };
@@ -60,7 +64,8 @@ ValueCheck name_list(std::string_view extra) {
 
 // A file path: printable, no control characters (it reaches NCCL as an environment value).
 void plain_path(const std::string& value) {
-  if (value.empty() || std::any_of(value.begin(), value.end(), [](char c) { return std::iscntrl(static_cast<unsigned char>(c)); }))
+  if (value.empty() || std::any_of(value.begin(), value.end(),
+                                   [](char c) { return std::iscntrl(static_cast<unsigned char>(c)); }))
     throw InputError("a path without control characters is needed");
 }
 
@@ -137,12 +142,23 @@ std::string value_of(const Setting& setting, const std::string& name) {
   return it == setting.knobs.end() ? std::string() : it->second;
 }
 
-// Algorithms each collective can run, and the protocols each algorithm runs (NCCL 2.28).
+// Algorithms each collective can run (NCCL 2.28's getAlgoInfo and its algorithm tables), and the
+// protocols each algorithm runs.
+struct NcclAlgorithmsOf {
+  Collective collective;
+  std::array<std::string_view, 7> algorithms;
+};
+constexpr std::array<NcclAlgorithmsOf, kCollectiveCount> kAlgorithmsOf{{
+    {Collective::AllReduce, {"Ring", "Tree", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree"}},
+    {Collective::AllGather, {"Ring", "CollNetDirect", "NVLS", "PAT"}},
+    {Collective::Broadcast, {"Ring"}},
+    {Collective::ReduceScatter, {"Ring", "CollNetDirect", "NVLS", "PAT"}},
+}};
+static_assert(covers_every_collective(kAlgorithmsOf), "one NCCL algorithm row per collective, in enum order");
+
 bool algorithm_runs(const std::string& algorithm, Collective c) {
-  if (algorithm == "Ring") return true;
-  if (algorithm == "Tree" || algorithm == "CollNetChain" || algorithm == "NVLSTree") return c == Collective::AllReduce;
-  if (algorithm == "PAT") return c == Collective::AllGather || c == Collective::ReduceScatter;
-  return c != Collective::Broadcast;  // CollNetDirect, NVLS
+  const auto& runs = row_of(kAlgorithmsOf, c).algorithms;
+  return !algorithm.empty() && std::find(runs.begin(), runs.end(), algorithm) != runs.end();
 }
 
 bool protocol_runs(const std::string& algorithm, const std::string& protocol) {
@@ -167,15 +183,17 @@ bool is_nvls(const std::string& algorithm) { return algorithm == "NVLS" || algor
 
 // Why NCCL has no NVLS here, whatever the collective: off by knob or environment, or no NVSwitch.
 std::optional<std::string> nvls_off(const Setting& setting, const NcclLayout& layout) {
-  if (value_of(setting, "NCCL_NVLS_ENABLE") == "0" || !layout.nvls_enabled) return "NVLS is off (NCCL_NVLS_ENABLE=0)";
+  if (value_of(setting, "NCCL_NVLS_ENABLE") == "0" || !layout.nvls_enabled)
+    return "NVLS is off (NCCL_NVLS_ENABLE=0)";
   if (!layout.nvls_hardware) return "NVLS needs NVSwitch multicast and two or more GPUs on a node";
   return std::nullopt;
 }
 
-std::optional<std::string> unavailable(const std::string& algorithm, const Setting& setting, const NcclLayout& layout,
-                                       Collective c, const ReduceKind& kind) {
+std::optional<std::string> unavailable(const std::string& algorithm, const Setting& setting,
+                                       const NcclLayout& layout, Collective c, const ReduceKind& kind) {
   const bool collnet = value_of(setting, "NCCL_COLLNET_ENABLE") == "1";
-  if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !collnet) return "CollNet needs NCCL_COLLNET_ENABLE=1";
+  if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !collnet)
+    return "CollNet needs NCCL_COLLNET_ENABLE=1";
   if ((algorithm == "CollNetDirect" || algorithm == "CollNetChain") && !layout.collnet_plugin)
     return "CollNet needs a net plugin with CollNet support (none loads here)";
   if (is_nvls(algorithm))
@@ -197,13 +215,15 @@ void check_combinations(const Setting& setting, const std::vector<Collective>& s
   for (Collective c : sweep_collectives) {
     if (!setting.applies_to(c)) continue;
     if (!can_run(c, enabled(SelectionKind::Algorithm, algo, c), enabled(SelectionKind::Protocol, proto, c)))
-      throw InputError("NCCL_ALGO='" + algo + "' NCCL_PROTO='" + proto + "' leaves NCCL no algorithm/protocol for " +
-                       std::string(name_of(c)) + "; restrict the setting with \"collectives\"");
+      throw InputError("NCCL_ALGO='" + algo + "' NCCL_PROTO='" + proto +
+                       "' leaves NCCL no algorithm/protocol for " + std::string(name_of(c)) +
+                       "; restrict the setting with \"collectives\"");
   }
 }
 
 void check_channel_bounds(const Setting& setting) {
-  for (const auto& [low, high] : {std::pair{"NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}, {"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"}}) {
+  for (const auto& [low, high] :
+       {std::pair{"NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}, {"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"}}) {
     const std::string a = value_of(setting, low), b = value_of(setting, high);
     if (!a.empty() && !b.empty() && parse_integer(a) > parse_integer(b))
       throw InputError(std::string(low) + "=" + a + " is above " + high + "=" + b);
@@ -219,10 +239,12 @@ const KnobCheck* check_of(const std::string& name, const KnobChecks& extra) {
 void check_knob(const std::string& name, const std::string& value, const KnobChecks& extra) {
   if (name.rfind("coll_", 0) == 0 || name.rfind("OMPI_", 0) == 0)
     throw InputError("'" + name + "' is an Open MPI knob: this setting is for --backend mpi");
-  if (!is_valid_env_name(name)) throw InputError("knob '" + name + "' is not a valid environment variable name");
+  if (!is_valid_env_name(name))
+    throw InputError("knob '" + name + "' is not a valid environment variable name");
   const KnobCheck* check = check_of(name, extra);
   if (check == nullptr)
-    throw InputError("unknown NCCL knob '" + name + "' (see docs/nccl-backend.md for the knobs commtune validates)");
+    throw InputError("unknown NCCL knob '" + name +
+                     "' (see docs/nccl-backend.md for the knobs commtune validates)");
   if (value.find('\0') != std::string::npos || value.find('\n') != std::string::npos)
     throw InputError(name + ": value contains a control character");
   try {
@@ -248,11 +270,14 @@ bool nvls_reduces(const ReduceKind& kind) {
     case DataType::Int64:
     case DataType::Uint64:
     case DataType::Float16:
-    case DataType::BFloat16: return kind.op == ReduceOp::Sum || kind.op == ReduceOp::Max || kind.op == ReduceOp::Min;
+    case DataType::BFloat16:
+      return kind.op == ReduceOp::Sum || kind.op == ReduceOp::Max || kind.op == ReduceOp::Min;
     case DataType::Float32:
-    case DataType::Float64: return kind.op == ReduceOp::Sum;
+    case DataType::Float64:
+      return kind.op == ReduceOp::Sum;
     case DataType::Int8:
-    case DataType::Uint8: return false;
+    case DataType::Uint8:
+      return false;
   }
   return false;
 }
@@ -266,16 +291,20 @@ std::optional<std::string> layout_conflict(const Setting& setting, Collective c,
   for (const auto& algorithm : enabled(SelectionKind::Algorithm, algo, c)) {
     if (!algorithm_runs(algorithm, c)) continue;
     const std::optional<std::string> off = unavailable(algorithm, setting, layout, c, kind);
-    if (!off) available.insert(algorithm);
-    else why += (why.empty() ? "" : "; ") + *off;
+    if (!off)
+      available.insert(algorithm);
+    else
+      why += (why.empty() ? "" : "; ") + *off;
   }
-  if (can_run(c, available, enabled(SelectionKind::Protocol, value_of(setting, "NCCL_PROTO"), c))) return std::nullopt;
+  if (can_run(c, available, enabled(SelectionKind::Protocol, value_of(setting, "NCCL_PROTO"), c)))
+    return std::nullopt;
   return "NCCL_ALGO='" + algo + "' leaves NCCL nothing to run " + std::string(name_of(c)) + " with on " +
          std::to_string(layout.nnodes) + " node(s) x " + std::to_string(layout.nranks) + " rank(s)" +
          (why.empty() ? std::string() : ": " + why);
 }
 
-void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives, const KnobChecks& extra) {
+void validate_nccl_setting(const Setting& setting, const std::vector<Collective>& sweep_collectives,
+                           const KnobChecks& extra) {
   for (const auto& [name, value] : setting.knobs) check_knob(name, value, extra);
   check_channel_bounds(setting);
   check_combinations(setting, sweep_collectives);

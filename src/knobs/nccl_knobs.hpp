@@ -28,8 +28,8 @@ struct NcclLayout {
   // NVLink SHARP: every GPU of the job supports switch multicast (an NVSwitch system) and a node
   // has at least two of them. True where not known (the workers then find out, and say so).
   bool nvls_hardware = true;
-  bool nvls_enabled = true;     // the workers' environment leaves NVLS on (no NCCL_NVLS_ENABLE=0)
-  bool collnet_plugin = true;   // a net plugin with CollNet loads (NCCL_COLLNET_ENABLE=1 needs one)
+  bool nvls_enabled = true;    // the workers' environment leaves NVLS on (no NCCL_NVLS_ENABLE=0)
+  bool collnet_plugin = true;  // a net plugin with CollNet loads (NCCL_COLLNET_ENABLE=1 needs one)
 };
 
 // The element type and reduction of a sweep's cases (NVLS reduces only some of them).

@@ -5,15 +5,14 @@
 #include <cctype>
 
 #include "core/errors.hpp"
+#include "knobs/nccl_functions.hpp"
 
 namespace commtune {
 namespace {
 
-constexpr std::array<std::string_view, 7> kAlgorithms{"Tree", "Ring", "CollNetDirect", "CollNetChain",
-                                                      "NVLS", "NVLSTree", "PAT"};
+constexpr std::array<std::string_view, 7> kAlgorithms{
+    "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
 constexpr std::array<std::string_view, 3> kProtocols{"LL", "LL128", "Simple"};
-constexpr std::array<std::string_view, 5> kFunctions{"broadcast", "reduce", "allgather", "reducescatter",
-                                                     "allreduce"};
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -21,7 +20,9 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-const char* knob_name(NcclListKind kind) { return kind == NcclListKind::Algorithm ? "NCCL_ALGO" : "NCCL_PROTO"; }
+const char* knob_name(NcclListKind kind) {
+  return kind == NcclListKind::Algorithm ? "NCCL_ALGO" : "NCCL_PROTO";
+}
 
 std::string canonical_token(std::string_view token, NcclListKind kind) {
   const auto matches = [&](std::string_view known) { return lower(known) == lower(token); };
@@ -34,8 +35,8 @@ std::string canonical_token(std::string_view token, NcclListKind kind) {
   }
   std::string names;
   for (const auto& known : nccl_tokens(kind)) names += (names.empty() ? "" : ", ") + known;
-  throw InputError(std::string(knob_name(kind)) + ": unknown token '" + std::string(token) + "' (NCCL 2.28 knows " +
-                   names + "; whitespace is not allowed)");
+  throw InputError(std::string(knob_name(kind)) + ": unknown token '" + std::string(token) +
+                   "' (NCCL 2.28 knows " + names + "; whitespace is not allowed)");
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -51,7 +52,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 std::string function_of(std::string_view prefix, NcclListKind kind) {
   const std::string name = lower(prefix);
-  if (std::find(kFunctions.begin(), kFunctions.end(), name) == kFunctions.end())
+  if (!is_nccl_function(name))
     throw InputError(std::string(knob_name(kind)) + ": unknown function '" + std::string(prefix) +
                      "' (broadcast, reduce, allgather, reducescatter, allreduce)");
   return name;

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include "core/collective_table.hpp"
+
 namespace commtune {
 namespace {
 
@@ -14,23 +16,29 @@ struct CollectiveFacts {
   std::array<std::string_view, 10> algorithms;  // index = number; empty: none
 };
 
-constexpr std::array<CollectiveFacts, 4> kFacts{{
-    {Collective::AllReduce, "allreduce", 2,
-     {"ignore", "basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring", "rabenseifner"}},
-    {Collective::AllGather, "allgather", 0,
+constexpr std::array<CollectiveFacts, kCollectiveCount> kFacts{{
+    {Collective::AllReduce,
+     "allreduce",
+     2,
+     {"ignore", "basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring",
+      "rabenseifner"}},
+    {Collective::AllGather,
+     "allgather",
+     0,
      {"ignore", "linear", "bruck", "recursive_doubling", "ring", "neighbor", "two_proc"}},
-    {Collective::Broadcast, "bcast", 7,
-     {"ignore", "basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree", "binomial", "knomial",
-      "scatter_allgather", "scatter_allgather_ring"}},
-    {Collective::ReduceScatter, "reduce_scatter_block", 13,
+    {Collective::Broadcast,
+     "bcast",
+     7,
+     {"ignore", "basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree", "binomial",
+      "knomial", "scatter_allgather", "scatter_allgather_ring"}},
+    {Collective::ReduceScatter,
+     "reduce_scatter_block",
+     13,
      {"ignore", "basic_linear", "recursive_doubling", "recursive_halving", "butterfly"}},
 }};
+static_assert(covers_every_collective(kFacts), "one Open MPI row per collective, in enum order");
 
-const CollectiveFacts& facts_of(Collective c) {
-  for (const auto& f : kFacts)
-    if (f.collective == c) return f;
-  return kFacts[0];
-}
+const CollectiveFacts& facts_of(Collective c) { return row_of(kFacts, c); }
 
 constexpr std::string_view kPrefix = "coll_tuned_";
 
@@ -61,7 +69,8 @@ std::optional<int> ompi_algorithm_number(Collective c, std::string_view value) {
   int number = -1;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
   if (error != std::errc() || end != value.data() + value.size()) return std::nullopt;
-  if (number < 0 || number >= static_cast<int>(names.size()) || names[static_cast<std::size_t>(number)].empty())
+  if (number < 0 || number >= static_cast<int>(names.size()) ||
+      names[static_cast<std::size_t>(number)].empty())
     return std::nullopt;
   return number;
 }

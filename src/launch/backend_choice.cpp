@@ -15,7 +15,8 @@ BackendChoice choose_backend(const std::string& requested, const Wiring& wiring)
   const int gpus = visible.count;
   // Where CUDA could not count its GPUs (a driver older than the runtime, a driver/library
   // mismatch), say what CUDA said: that is not "no GPU".
-  const std::string none = visible.problem.empty() ? "no GPU visible" : "CUDA cannot use the GPUs: " + visible.problem;
+  const std::string none =
+      visible.problem.empty() ? "no GPU visible" : "CUDA cannot use the GPUs: " + visible.problem;
   if (requested == "nccl") {
     if (!built) throw UnavailableError("--backend nccl: this commtune was built without CUDA/NCCL");
     if (gpus == 0) throw UnavailableError("--backend nccl: " + none + " on this machine");

@@ -54,8 +54,8 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
       facts.mpi_yield_when_idle = mpi_yield_when_idle();
       mine["findings"] = to_json(run_system_checks(SystemTree(root), facts));
     } catch (const std::exception& e) {  // recorded; the other ranks wait in the gather below
-      mine["findings"] = to_json(std::vector<Finding>{
-          Finding{"check-failed", Severity::Warning, "system checks", e.what(), "report this as a commtune bug"}});
+      mine["findings"] = to_json(std::vector<Finding>{Finding{
+          "check-failed", Severity::Warning, "system checks", e.what(), "report this as a commtune bug"}});
     }
   }
   const auto all = control.gather_to_root(mine.dump());
@@ -65,9 +65,12 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
     if (auto j = nlohmann::json::parse(text); !j["findings"].empty()) nodes.push_back(std::move(j));
   for (const auto& node : nodes)
     for (const auto& f : node["findings"]) {
-      const Severity severity = f["severity"] == "critical" ? Severity::Critical : f["severity"] == "warning" ? Severity::Warning : Severity::Info;
+      const Severity severity = f["severity"] == "critical"  ? Severity::Critical
+                                : f["severity"] == "warning" ? Severity::Warning
+                                                             : Severity::Info;
       const std::string subject = f["subject"].get<std::string>();
-      out.push_back(Finding{f["id"], severity, nodes.size() > 1 ? node["host"].get<std::string>() + ": " + subject : subject,
+      out.push_back(Finding{f["id"], severity,
+                            nodes.size() > 1 ? node["host"].get<std::string>() + ": " + subject : subject,
                             f["evidence"], f["action"]});
     }
   return out;
@@ -75,18 +78,21 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
 
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const std::function<std::optional<PairMatrix>()>& measure_again) {
-  const std::vector<Finding> first = map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
+  const std::vector<Finding> first =
+      map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
   if (control.broadcast_from_root(first.empty() ? "0" : "1") == "0") return {};
   const std::optional<PairMatrix> again = measure_again();
   if (control.rank() != 0) return {};
   const std::vector<Finding> second = again ? find_slow_nodes(*again) : std::vector<Finding>{};
   std::vector<Finding> out;
   for (Finding f : first) {
-    const bool seen = std::any_of(second.begin(), second.end(), [&](const Finding& g) { return g.subject == f.subject; });
+    const bool seen =
+        std::any_of(second.begin(), second.end(), [&](const Finding& g) { return g.subject == f.subject; });
     if (seen) {
       f.evidence += "; confirmed by a second map after the sweep";
     } else {
-      f = Finding{"slow-node-transient", Severity::Info, f.subject, f.evidence + "; not seen again in a second map after the sweep",
+      f = Finding{"slow-node-transient", Severity::Info, f.subject,
+                  f.evidence + "; not seen again in a second map after the sweep",
                   "a burst of load or traffic during the first map: run the doctor again if it recurs"};
     }
     out.push_back(std::move(f));
@@ -99,7 +105,8 @@ namespace {
 // Whether any node runs more ranks than it has cores: then the scheduler, not a rank, decides who
 // comes in last (an algorithm's root, on the critical path, is descheduled as often as not).
 bool any_node_oversubscribed(ControlPlane& control) {
-  const bool mine = control.locality().local_size > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const bool mine =
+      control.locality().local_size > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto all = control.gather_to_root(mine ? "1" : "0");
   return std::find(all.begin(), all.end(), "1") != all.end();
 }
@@ -135,13 +142,14 @@ void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
   out << "#\n# findings, most severe first (" << findings.size() << ")\n";
   if (findings.empty()) out << "  none: healthy\n";
   for (const auto& f : findings)
-    out << "  [" << name_of(f.severity) << "] " << f.id << " " << f.subject << "\n      evidence: " << f.evidence
-        << "\n      do: " << f.action << "\n";
+    out << "  [" << name_of(f.severity) << "] " << f.id << " " << f.subject
+        << "\n      evidence: " << f.evidence << "\n      do: " << f.action << "\n";
 }
 
 namespace {
 
-int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, const std::optional<HostCopyBandwidth>& copy) {
+int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
+               const std::optional<HostCopyBandwidth>& copy) {
   MpiControlPlane control;
   const bool root = control.rank() == 0;
   std::optional<std::string> refused;  // rank 0's, so that every rank leaves together
@@ -157,12 +165,14 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
   PairwiseOptions pairwise;
   if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
-  const std::optional<PairMatrix> map = measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
+  const std::optional<PairMatrix> map =
+      measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
   const SweepConfig config = doctor_sweep(launch.quick, "mpi");
   const Plan plan = plan_sweep(config, backend);
   nlohmann::json provenance{{"tool", "commtune"}};
-  provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
+  provenance["layout"] =
+      rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", std::nullopt}});
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
   std::vector<CaseResult> cases;
   CompositeSink sink;
@@ -175,7 +185,8 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
   const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, [&] {
-    return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
+    return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes,
+                            pairwise);
   });
   const bool oversubscribed = any_node_oversubscribed(control);
   int code = 0;
@@ -189,11 +200,15 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment, co
     findings.insert(findings.end(), stragglers.begin(), stragglers.end());
     double peak = 0;
     for (const auto& c : cases) peak = c.measured() ? std::max(peak, c.busbw_gbps) : peak;
-    if (ceiling && peak > 0) findings.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
+    if (ceiling && peak > 0)
+      findings.push_back(
+          Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
     rank_findings(findings);
     print_findings(findings, std::cout);
     if (!launch.json_path.empty()) {
-      nlohmann::json doc{{"tool", "commtune doctor"}, {"findings", to_json(findings)}, {"healthy", !needs_attention(findings)}};
+      nlohmann::json doc{{"tool", "commtune doctor"},
+                         {"findings", to_json(findings)},
+                         {"healthy", !needs_attention(findings)}};
       if (ceiling) doc["ceiling"] = to_json(*ceiling);
       if (map) doc["pairwise"] = to_json(*map);
       write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});

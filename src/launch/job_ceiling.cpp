@@ -15,10 +15,12 @@ namespace commtune {
 std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node() {
   if (detect_launcher().local_rank.value_or(0) != 0) return std::nullopt;
   const CopyMeasurement m = measure_copy_bandwidth();
-  return HostCopyBandwidth{m.gbps, m.method + " on the first process of each node before MPI_Init; the slowest node"};
+  return HostCopyBandwidth{m.gbps,
+                           m.method + " on the first process of each node before MPI_Init; the slowest node"};
 }
 
-std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts, const std::optional<HostCopyBandwidth>& copy) {
+std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
+                                   const std::optional<HostCopyBandwidth>& copy) {
   nlohmann::json mine{{"host", host_name()}, {"ports", active_port_gbits(SystemTree("/"))}};
   if (copy) mine["copy_gbps"] = copy->gbps;
   const std::vector<std::string> all = control.gather_to_root(mine.dump());
@@ -39,7 +41,8 @@ std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts, const
     }
   }
   facts.nodes = static_cast<int>(hosts.size());
-  if (copy && slowest_copy < std::numeric_limits<double>::infinity()) facts.host_copy = HostCopyBandwidth{slowest_copy, copy->method};
+  if (copy && slowest_copy < std::numeric_limits<double>::infinity())
+    facts.host_copy = HostCopyBandwidth{slowest_copy, copy->method};
   return path_ceiling(facts);
 }
 
@@ -52,17 +55,21 @@ PathFacts nccl_path_facts(const nlohmann::json& nccl, bool emulated_nodes) {
   const nlohmann::json supervisors = nccl.value("supervisors", nlohmann::json::array());
   if (!supervisors.is_array() || supervisors.empty() || !supervisors.front().is_object()) return facts;
   const nlohmann::json& first = supervisors.front();
-  const nlohmann::json devices = first.value("devices", nlohmann::json::object()).value("devices", nlohmann::json::array());
+  const nlohmann::json devices =
+      first.value("devices", nlohmann::json::object()).value("devices", nlohmann::json::array());
   if (devices.is_array() && !devices.empty() && devices.front().is_object()) {
     facts.gpu_name = devices.front().value("name", "");
     std::string bus = devices.front().value("pci_bus_id", "");
-    std::transform(bus.begin(), bus.end(), bus.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(bus.begin(), bus.end(), bus.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (bus.size() > 12) bus = bus.substr(bus.size() - 12);
     for (const auto& d : read_pci_devices(SystemTree("/")))
-      if (d.bdf == bus) facts.pcie_generation = pcie_generation(d.max.speed_gts), facts.pcie_width = d.max.width;
+      if (d.bdf == bus)
+        facts.pcie_generation = pcie_generation(d.max.speed_gts), facts.pcie_width = d.max.width;
   }
   const nlohmann::json topology = first.value("gpu_topology", nlohmann::json::object());
-  if (topology.contains("matrix") && topology["matrix"].is_string()) facts.nvlinks = nvlinks_from_topology(topology["matrix"].get<std::string>());
+  if (topology.contains("matrix") && topology["matrix"].is_string())
+    facts.nvlinks = nvlinks_from_topology(topology["matrix"].get<std::string>());
   return facts;
 }
 

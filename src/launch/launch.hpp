@@ -21,9 +21,9 @@ struct SweepLaunch {
   char** argv;
   NcclRunOptions nccl{};  // NCCL backend only: workers, deadlines, launch mode
   const Wiring& wiring;
-  Launcher launcher;  // read before MPI_Init, which adds variables of its own (a singleton's PMIX_*)
+  Launcher launcher;          // read before MPI_Init, which adds variables of its own (a singleton's PMIX_*)
   std::string resume_path{};  // --resume: the interrupted sweep's results file; empty: a fresh sweep
-  bool html_report = true;  // --no-report: false
+  bool html_report = true;    // --no-report: false
 };
 
 // Returns the process exit code: 0 when every case measured correct data, 1 otherwise.

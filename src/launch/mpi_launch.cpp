@@ -23,12 +23,13 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     nlohmann::json provenance = launch_provenance(launch);
     provenance["mpi"] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
-    provenance["layout"] =
-        rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank, "cpu", launch.launcher.local_rank}});
+    provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank,
+                                                           "cpu", launch.launcher.local_rank}});
     PathFacts path;
     path.backend = "mpi";
     if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
-    const std::string banner = launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
+    const std::string banner =
+        launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
     SweepReport report{launch.out_path, provenance, banner, std::chrono::seconds(300), launch.resume_path};
     report.html_report = launch.html_report;
     return run_sweep_session(plan, backend, control, report);

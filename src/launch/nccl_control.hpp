@@ -22,7 +22,8 @@ std::chrono::milliseconds control_deadline(const NcclRunOptions& run);
 
 // What a launch does once its supervisors are up: the control plane (with the deadline), this
 // supervisor's layout (its rank, the GPU of its local rank) and its device probe.
-using SupervisorBody = std::function<int(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe)>;
+using SupervisorBody =
+    std::function<int(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe)>;
 
 // One supervisor per rank under mpirun/srun: refuses --ranks (InputError), starts MPI, probes
 // this rank's devices and agrees on the outcome (a rank that cannot probe ends the run on every

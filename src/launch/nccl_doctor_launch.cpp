@@ -47,8 +47,11 @@ struct JobNodes {
 
 JobNodes job_nodes(ControlPlane& control) {
   const NodeLocality here = control.locality();
-  const auto all = control.gather_to_root(
-      nlohmann::json{{"node", here.node}, {"local_rank", here.local_rank}, {"rank", control.rank()}, {"host", host_name()}}.dump());
+  const auto all = control.gather_to_root(nlohmann::json{
+      {"node", here.node},
+      {"local_rank", here.local_rank},
+      {"rank", control.rank()},
+      {"host", host_name()}}.dump());
   nlohmann::json nodes = nlohmann::json::array();
   if (control.rank() == 0) {
     std::vector<std::vector<std::pair<int, int>>> by_node(static_cast<std::size_t>(here.nnodes));
@@ -86,7 +89,8 @@ NcclPairwisePlan launched_plan(ControlPlane& control, const JobNodes& nodes, int
   else
     names = nodes.hosts;
   std::vector<int> members, devices;
-  if (one_node || here.local_rank == 0) members = {one_node ? here.local_rank : here.node}, devices = {device};
+  if (one_node || here.local_rank == 0)
+    members = {one_node ? here.local_rank : here.node}, devices = {device};
   return single_map_plan(names, one_node ? "rank" : "node", members, devices, map_shape(quick));
 }
 
@@ -113,15 +117,18 @@ NcclPairwisePlan node_gpus_plan(ControlPlane& control, const JobNodes& nodes, in
 
 // Whether any node of a multi-node job has GPUs to map among themselves.
 bool has_node_gpu_maps(const JobNodes& nodes) {
-  return nodes.hosts.size() > 1 &&
-         std::any_of(nodes.ranks.begin(), nodes.ranks.end(), [](const std::vector<int>& r) { return r.size() >= 2; });
+  return nodes.hosts.size() > 1 && std::any_of(nodes.ranks.begin(), nodes.ranks.end(),
+                                               [](const std::vector<int>& r) { return r.size() >= 2; });
 }
 
 // This supervisor's workers as ranks of the sweep's layout.
 std::vector<RankPlace> worker_places(const SupervisorLayout& layout, int first_local_rank) {
   std::vector<RankPlace> places;
   for (std::size_t i = 0; i < layout.ranks.size(); ++i)
-    places.push_back({layout.ranks[i], first_local_rank + static_cast<int>(i), {{"index", layout.devices.at(i)}}, std::nullopt});
+    places.push_back({layout.ranks[i],
+                      first_local_rank + static_cast<int>(i),
+                      {{"index", layout.devices.at(i)}},
+                      std::nullopt});
   return places;
 }
 
@@ -133,7 +140,8 @@ struct DoctorSweep {
 };
 
 DoctorSweep sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
-                                    SupervisorLayout layout, const AgreedDeviceFacts& facts, const std::optional<Ceiling>& ceiling) {
+                        SupervisorLayout layout, const AgreedDeviceFacts& facts,
+                        const std::optional<Ceiling>& ceiling) {
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
   layout.nvls_hardware = facts.nvls_hardware;
@@ -155,17 +163,23 @@ DoctorSweep sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const
 }
 
 // The all-reduce's peak against the ceiling; a case that did not measure is a finding of its own.
-std::vector<Finding> sweep_findings(const std::vector<CaseResult>& cases, const std::optional<Ceiling>& ceiling) {
+std::vector<Finding> sweep_findings(const std::vector<CaseResult>& cases,
+                                    const std::optional<Ceiling>& ceiling) {
   std::vector<Finding> out;
   double peak = 0;
   for (const auto& c : cases) {
-    if (c.measured()) peak = std::max(peak, c.busbw_gbps);
+    if (c.measured())
+      peak = std::max(peak, c.busbw_gbps);
     else
-      out.push_back(Finding{"sweep-case-failed", Severity::Warning, "allreduce " + std::to_string(c.spec.bytes) + " B",
+      out.push_back(Finding{"sweep-case-failed", Severity::Warning,
+                            "allreduce " + std::to_string(c.spec.bytes) + " B",
                             std::string(name_of(c.status)) + ": " + c.reason,
-                            "the doctor's sweep on the NCCL backend did not measure this size: run it alone with NCCL_DEBUG=INFO"});
+                            "the doctor's sweep on the NCCL backend did not measure this size: run it alone "
+                            "with NCCL_DEBUG=INFO"});
   }
-  if (ceiling && peak > 0) out.push_back(Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
+  if (ceiling && peak > 0)
+    out.push_back(
+        Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
   return out;
 }
 
@@ -209,7 +223,8 @@ struct Measured {
 
 // A node's GPU map: its slow pairs and GPUs (no second map: the node map's slow node is the one
 // confirmed), its links against the ceiling inside a node; each subject names the node.
-std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host, const std::optional<Ceiling>& ceiling) {
+std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host,
+                                       const std::optional<Ceiling>& ceiling) {
   std::vector<Finding> out;
   for (auto more : {find_slow_nodes(m), find_bad_pairs(m), find_links_below_ceiling(m, ceiling)})
     for (Finding f : more) {
@@ -231,7 +246,8 @@ std::vector<Finding> measured_findings(const Measured& m, const std::vector<Find
   if (m.node_gpus) {
     if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure));
     for (const NodeGpuMatrix& node : m.node_gpus->nodes)
-      for (auto f : node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling)) out.push_back(std::move(f));
+      for (auto f : node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling))
+        out.push_back(std::move(f));
   }
   const std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
   out.insert(out.end(), stragglers.begin(), stragglers.end());
@@ -242,7 +258,8 @@ std::vector<Finding> measured_findings(const Measured& m, const std::vector<Find
 // of the GPUs inside each node of 2 or more ranks.
 nlohmann::json node_gpus_json(const NodeGpuMaps& n) {
   nlohmann::json maps = nlohmann::json::array();
-  for (const NodeGpuMatrix& node : n.nodes) maps.push_back({{"host", node.host}, {"pairwise", to_json(node.matrix)}});
+  for (const NodeGpuMatrix& node : n.nodes)
+    maps.push_back({{"host", node.host}, {"pairwise", to_json(node.matrix)}});
   nlohmann::json j{{"maps", maps}};
   if (n.ceiling) j["ceiling"] = to_json(*n.ceiling);
   if (n.failure) j["failure"] = *n.failure;
@@ -254,7 +271,9 @@ int conclude(const DoctorLaunch& launch, std::vector<Finding> findings, const Me
   rank_findings(findings);
   print_findings(findings, std::cout);
   if (!launch.json_path.empty()) {
-    nlohmann::json doc{{"tool", "commtune doctor"}, {"backend", "nccl"}, {"findings", to_json(findings)},
+    nlohmann::json doc{{"tool", "commtune doctor"},
+                       {"backend", "nccl"},
+                       {"findings", to_json(findings)},
                        {"healthy", !needs_attention(findings)}};
     if (m.ceiling) doc["ceiling"] = to_json(*m.ceiling);
     if (const PairMatrix* first = m.map.first()) doc["pairwise"] = to_json(*first);
@@ -280,39 +299,47 @@ void print_map(const NcclPairwiseMap& map, const std::string& what, std::ostream
   if (const PairMatrix* first = map.first()) write_matrix(*first, out);
 }
 
-std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const WorkerCommand& command, const DoctorLaunch& launch,
-                                             const DoctorMaps& maps, const AgreedDeviceFacts& facts) {
+std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const WorkerCommand& command,
+                                             const DoctorLaunch& launch, const DoctorMaps& maps,
+                                             const AgreedDeviceFacts& facts) {
   if (!maps.node_gpus) return std::nullopt;
   NcclPairwiseMap measured = measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus);
   NodeGpuMaps out{{}, measured.failure, std::nullopt};
   if (control.rank() != 0) return out;
   for (std::size_t g = 0; g < measured.matrices.size(); ++g)  // a node of one rank has no map
-    if (measured.matrices[g].size() >= 2) out.nodes.push_back({maps.hosts.at(g), std::move(measured.matrices[g])});
-  PathFacts inside = nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes);  // one node: no NIC in the path
+    if (measured.matrices[g].size() >= 2)
+      out.nodes.push_back({maps.hosts.at(g), std::move(measured.matrices[g])});
+  PathFacts inside =
+      nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes);  // one node: no NIC in the path
   inside.nodes = 1;
   out.ceiling = path_ceiling(inside);
   for (const NodeGpuMatrix& node : out.nodes) {
-    std::cout << "# commtune doctor: the GPUs of node " << node.host << ", pairwise map of " << node.matrix.size()
-              << " ranks through NCCL workers (all nodes at once)\n";
+    std::cout << "# commtune doctor: the GPUs of node " << node.host << ", pairwise map of "
+              << node.matrix.size() << " ranks through NCCL workers (all nodes at once)\n";
     write_matrix(node.matrix, std::cout);
   }
   return out;
 }
 
-int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command, const SupervisorLayout& layout,
-              const nlohmann::json& probe, const DoctorMaps& maps) {
+int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
+              const SupervisorLayout& layout, const nlohmann::json& probe, const DoctorMaps& maps) {
   refuse_bad_output(control, launch);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
-  const std::optional<Ceiling> ceiling = job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
+  const std::optional<Ceiling> ceiling =
+      job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
   const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, maps.main);
   if (control.rank() == 0)
-    print_map(map, launch.choice.reason + ", pairwise map of " + std::to_string(maps.main.groups.front().size()) + " " + maps.main.unit +
-                       "s through NCCL workers", std::cout);
+    print_map(map,
+              launch.choice.reason + ", pairwise map of " + std::to_string(maps.main.groups.front().size()) +
+                  " " + maps.main.unit + "s through NCCL workers",
+              std::cout);
   const std::optional<NodeGpuMaps> node_gpus = measure_node_gpus(control, command, launch, maps, facts);
   const DoctorSweep swept = sweep_cases(control, launch, command, layout, facts, ceiling);
-  const auto first_matrix = [](const NcclPairwiseMap& m) { return m.first() ? std::optional<PairMatrix>(*m.first()) : std::nullopt; };
+  const auto first_matrix = [](const NcclPairwiseMap& m) {
+    return m.first() ? std::optional<PairMatrix>(*m.first()) : std::nullopt;
+  };
   const std::vector<Finding> confirmed = confirmed_slow_nodes(control, first_matrix(map), [&] {
     return first_matrix(measure_nccl_pairwise(control, command, launch.nccl, maps.main));
   });
@@ -334,18 +361,20 @@ int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {
   layout.devices = devices_for(0, layout.nranks, gpus);
   for (int r = 0; r < layout.nranks; ++r) layout.ranks.push_back(r);
   LocalControlPlane control;
-  return doctor_on(control, launch, command, layout, probe, DoctorMaps{local_plan(layout, launch.quick), std::nullopt, {}});
+  return doctor_on(control, launch, command, layout, probe,
+                   DoctorMaps{local_plan(layout, launch.quick), std::nullopt, {}});
 }
 
 int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
-  return run_supervisors_under_mpi(launch.argc, launch.argv, launch.nccl, command,
-                                   [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
-                                     const JobNodes nodes = job_nodes(control);
-                                     const int device = layout.devices.front();
-                                     DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
-                                     if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
-                                     return doctor_on(control, launch, command, layout, probe, maps);
-                                   });
+  return run_supervisors_under_mpi(
+      launch.argc, launch.argv, launch.nccl, command,
+      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
+        const JobNodes nodes = job_nodes(control);
+        const int device = layout.devices.front();
+        DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
+        if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
+        return doctor_on(control, launch, command, layout, probe, maps);
+      });
 }
 
 }  // namespace

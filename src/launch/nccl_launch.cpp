@@ -1,6 +1,5 @@
 #include "launch/backend_launches.hpp"
 
-
 #include <cstdlib>
 #include <iostream>
 
@@ -22,14 +21,15 @@ namespace {
 
 // This supervisor's workers as ranks: worker i has local rank first_local_rank + i and the GPU
 // layout.devices[i], as its CUDA_VISIBLE_DEVICES numbers it.
-std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohmann::json& probe, int first_local_rank,
-                                     const Launcher& launcher) {
+std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohmann::json& probe,
+                                     int first_local_rank, const Launcher& launcher) {
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
   std::vector<RankPlace> places;
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
     const int device = layout.devices.at(i);
     const nlohmann::json& facts = probe.at("devices").at(static_cast<std::size_t>(device));
-    places.push_back({layout.ranks[i], first_local_rank + static_cast<int>(i),
+    places.push_back({layout.ranks[i],
+                      first_local_rank + static_cast<int>(i),
                       {{"index", device},
                        {"pci_bus_id", facts.value("pci_bus_id", "")},
                        {"cuda_visible_devices", visible ? nlohmann::json(visible) : nlohmann::json()}},
@@ -38,8 +38,9 @@ std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohm
   return places;
 }
 
-nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl, const ChoiceRecording& record,
-                             ControlPlane& control, const std::vector<RankPlace>& places) {
+nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl,
+                             const ChoiceRecording& record, ControlPlane& control,
+                             const std::vector<RankPlace>& places) {
   nlohmann::json facts = launch_provenance(launch);
   facts["nccl"] = nccl;
   facts["nccl"]["nccl_choice"] = record.provenance();
@@ -48,7 +49,8 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   if (const auto ceiling = job_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
     facts["ceiling"] = to_json(*ceiling);
   if (launch.nccl.emulate_nodes)
-    facts["labels"].push_back("emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path");
+    facts["labels"].push_back(
+        "emulated-nodes: every rank is its own NCCL node (own NCCL_HOSTID) talking over the network path");
   return facts;
 }
 
@@ -56,8 +58,9 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
 NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command, int nranks) {
   NcclRunOptions run = launch.nccl;
   run.extra_knobs = launch.wiring.extra_nccl_knobs;
-  run.record = plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()),
-                                     find_tuner_plugin(), nranks);
+  run.record =
+      plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()),
+                            find_tuner_plugin(), nranks);
   return run;
 }
 
@@ -69,13 +72,15 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   layout.nnodes = facts.nnodes;
   layout.nvls_hardware = facts.nvls_hardware;
   const NcclRunOptions run = run_options(launch, command, layout.nranks);
-  const nlohmann::json provenance = provenance_of(launch, facts.provenance, run.record, control,
-                                                 worker_places(layout, probe, first_local_rank, launch.launcher));
+  const nlohmann::json provenance =
+      provenance_of(launch, facts.provenance, run.record, control,
+                    worker_places(layout, probe, first_local_rank, launch.launcher));
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run, command, facts.device_memory_bytes, provenance),
       control.rank());
   const Plan plan = plan_sweep(launch.config, *backend);
-  const std::string banner = launch.choice.reason + ", " + layout_phrase(layout.nranks, provenance.at("layout")) +
+  const std::string banner = launch.choice.reason + ", " +
+                             layout_phrase(layout.nranks, provenance.at("layout")) +
                              (launch.nccl.emulate_nodes ? ", emulated nodes (results labelled)" : "");
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
   SweepReport report{launch.out_path, provenance, banner, grace, launch.resume_path};
@@ -95,16 +100,19 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
 }
 
 int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
-  return run_supervisors_under_mpi(launch.argc, launch.argv, launch.nccl, command,
-                                   [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
-                                     return run_supervised(launch, control, layout, command, probe, control.locality().local_rank);
-                                   });
+  return run_supervisors_under_mpi(
+      launch.argc, launch.argv, launch.nccl, command,
+      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
+        return run_supervised(launch, control, layout, command, probe, control.locality().local_rank);
+      });
 }
 
 }  // namespace
 
 int run_nccl_sweep(const SweepLaunch& launch) {
-  in_config(launch.config, [&] { validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs); });  // before any launch
+  in_config(launch.config, [&] {
+    validate_nccl_settings(launch.config, launch.wiring.extra_nccl_knobs);
+  });  // before any launch
   const WorkerCommand command = this_worker_command();
   if (launch.launcher.mpi) return run_under_mpi(launch, command);
   return run_local(launch, command, probe_devices(command, launch.nccl));

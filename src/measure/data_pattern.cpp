@@ -39,18 +39,28 @@ T as_type(double value) {
 template <typename Fn>
 auto dispatch(DataType t, Fn&& fn) {
   switch (t) {
-    case DataType::Int8: return fn(std::int8_t{});
-    case DataType::Uint8: return fn(std::uint8_t{});
-    case DataType::Int32: return fn(std::int32_t{});
-    case DataType::Uint32: return fn(std::uint32_t{});
-    case DataType::Int64: return fn(std::int64_t{});
-    case DataType::Uint64: return fn(std::uint64_t{});
-    case DataType::Float32: return fn(float{});
-    case DataType::Float64: return fn(double{});
+    case DataType::Int8:
+      return fn(std::int8_t{});
+    case DataType::Uint8:
+      return fn(std::uint8_t{});
+    case DataType::Int32:
+      return fn(std::int32_t{});
+    case DataType::Uint32:
+      return fn(std::uint32_t{});
+    case DataType::Int64:
+      return fn(std::int64_t{});
+    case DataType::Uint64:
+      return fn(std::uint64_t{});
+    case DataType::Float32:
+      return fn(float{});
+    case DataType::Float64:
+      return fn(double{});
     case DataType::Float16:
-    case DataType::BFloat16: break;
+    case DataType::BFloat16:
+      break;
   }
-  throw InputError("data type " + std::string(name_of(t)) + " has no host representation (GPU backends only)");
+  throw InputError("data type " + std::string(name_of(t)) +
+                   " has no host representation (GPU backends only)");
 }
 
 // `value` as type t holds it: integers wrap (two's complement), floating types keep the small
@@ -58,11 +68,16 @@ auto dispatch(DataType t, Fn&& fn) {
 double stored(DataType t, double value) {
   const auto whole = static_cast<std::int64_t>(value);
   switch (t) {
-    case DataType::Int8: return static_cast<std::int8_t>(whole);
-    case DataType::Uint8: return static_cast<std::uint8_t>(whole);
-    case DataType::Int32: return static_cast<std::int32_t>(whole);
-    case DataType::Uint32: return static_cast<std::uint32_t>(whole);
-    default: return value;
+    case DataType::Int8:
+      return static_cast<std::int8_t>(whole);
+    case DataType::Uint8:
+      return static_cast<std::uint8_t>(whole);
+    case DataType::Int32:
+      return static_cast<std::int32_t>(whole);
+    case DataType::Uint32:
+      return static_cast<std::uint32_t>(whole);
+    default:
+      return value;
   }
 }
 
@@ -72,7 +87,8 @@ std::vector<double> pattern_values(DataType t, ReduceOp op, int nranks) {
   std::vector<double> values;
   for (std::size_t k = 0; k < 8; ++k) {
     values.push_back(stored(t, pattern::reduced_value(op, k, nranks)));
-    for (int r = 0; r < std::min(nranks, 8); ++r) values.push_back(stored(t, pattern::input_value(op, r, k, nranks)));
+    for (int r = 0; r < std::min(nranks, 8); ++r)
+      values.push_back(stored(t, pattern::input_value(op, r, k, nranks)));
   }
   return values;
 }
@@ -80,16 +96,21 @@ std::vector<double> pattern_values(DataType t, ReduceOp op, int nranks) {
 // The largest integer below which every integer is exact in t (0: no limit that matters here).
 double exact_integer_limit(DataType t) {
   switch (t) {
-    case DataType::BFloat16: return 256;
-    case DataType::Float16: return 2048;
-    case DataType::Float32: return 16777216;
-    default: return 0;
+    case DataType::BFloat16:
+      return 256;
+    case DataType::Float16:
+      return 2048;
+    case DataType::Float32:
+      return 16777216;
+    default:
+      return 0;
   }
 }
 
 double largest_sum(int nranks) {
   double largest = 0;
-  for (std::size_t k = 0; k < 8; ++k) largest = std::max(largest, pattern::reduced_value(ReduceOp::Sum, k, nranks));
+  for (std::size_t k = 0; k < 8; ++k)
+    largest = std::max(largest, pattern::reduced_value(ReduceOp::Sum, k, nranks));
   return largest;
 }
 
@@ -97,9 +118,11 @@ double largest_sum(int nranks) {
 
 double poison_value(DataType t, ReduceOp op, int nranks) {
   const std::vector<double> taken = pattern_values(t, op, nranks);
-  for (double candidate = 99; candidate <= 127; ++candidate)  // exact in every type, int8 and bfloat16 included
+  for (double candidate = 99; candidate <= 127;
+       ++candidate)  // exact in every type, int8 and bfloat16 included
     if (std::find(taken.begin(), taken.end(), stored(t, candidate)) == taken.end()) return candidate;
-  throw BackendError("no poison value left for this case");  // at most 24 values are taken of the 29 candidates
+  throw BackendError(
+      "no poison value left for this case");  // at most 24 values are taken of the 29 candidates
 }
 
 std::optional<std::string> inexact_check(DataType t, ReduceOp op, int nranks) {
@@ -107,10 +130,11 @@ std::optional<std::string> inexact_check(DataType t, ReduceOp op, int nranks) {
   if (op != ReduceOp::Sum || limit == 0 || largest_sum(nranks) <= limit) return std::nullopt;
   int exact_up_to = 1;
   while (largest_sum(exact_up_to + 1) <= limit) ++exact_up_to;
-  return "data check off: " + std::string(name_of(t)) + " sums over " + std::to_string(nranks) + " ranks reach " +
-         std::to_string(static_cast<long long>(largest_sum(nranks))) + ", past " +
-         std::to_string(static_cast<long long>(limit)) + ", the largest integer it holds exactly (exact up to " +
-         std::to_string(exact_up_to) + " ranks); use -d float or -o max";
+  return "data check off: " + std::string(name_of(t)) + " sums over " + std::to_string(nranks) +
+         " ranks reach " + std::to_string(static_cast<long long>(largest_sum(nranks))) + ", past " +
+         std::to_string(static_cast<long long>(limit)) +
+         ", the largest integer it holds exactly (exact up to " + std::to_string(exact_up_to) +
+         " ranks); use -d float or -o max";
 }
 
 double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
@@ -121,7 +145,8 @@ double reduced_value(ReduceOp op, std::size_t index, int nranks, DataType) {
   return pattern::reduced_value(op, index, nranks);
 }
 
-void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks, std::size_t first) {
+void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks,
+                 std::size_t first) {
   dispatch(t, [&](auto zero) {
     using T = decltype(zero);
     const std::size_t n = buffer.size() / sizeof(T);
@@ -140,7 +165,8 @@ void fill_poison(std::span<std::byte> buffer, DataType t, double poison) {
 }
 
 std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first,
-                              double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op, int nranks) {
+                              double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op,
+                              int nranks) {
   return dispatch(t, [&](auto zero) {
     using T = decltype(zero);
     const std::size_t n = buffer.size() / sizeof(T);
@@ -151,8 +177,8 @@ std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std
   });
 }
 
-std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks,
-                                    std::size_t first) {
+std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank,
+                                    int nranks, std::size_t first) {
   return dispatch(t, [&](auto zero) {
     using T = decltype(zero);
     const std::size_t n = buffer.size() / sizeof(T);

@@ -35,7 +35,8 @@ void fill_poison(std::span<std::byte> buffer, DataType t, double poison);
 
 // Counts elements of `buffer` that differ from `expected(first_index + i)`.
 std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first_index,
-                              double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op, int nranks);
+                              double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op,
+                              int nranks);
 
 // Counts elements that differ from input_value(op, rank, first_index + i) (gathers, broadcast).
 std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank,

@@ -18,7 +18,8 @@
 namespace commtune::pattern {
 
 COMMTUNE_HOST_DEVICE inline double input_value(ReduceOp op, int rank, std::size_t index, int nranks) {
-  if (op == ReduceOp::Prod) return (index + static_cast<std::size_t>(rank)) % static_cast<std::size_t>(nranks) == 0 ? 2 : 1;
+  if (op == ReduceOp::Prod)
+    return (index + static_cast<std::size_t>(rank)) % static_cast<std::size_t>(nranks) == 0 ? 2 : 1;
   return static_cast<double>((static_cast<std::size_t>(rank) * 3 + index) % 8);
 }
 
@@ -26,10 +27,14 @@ COMMTUNE_HOST_DEVICE inline double reduced_value(ReduceOp op, std::size_t index,
   double acc = pattern::input_value(op, 0, index, nranks);
   for (int r = 1; r < nranks; ++r) {
     const double v = pattern::input_value(op, r, index, nranks);
-    if (op == ReduceOp::Sum) acc += v;
-    else if (op == ReduceOp::Prod) acc *= v;
-    else if (op == ReduceOp::Max) acc = v > acc ? v : acc;
-    else acc = v < acc ? v : acc;
+    if (op == ReduceOp::Sum)
+      acc += v;
+    else if (op == ReduceOp::Prod)
+      acc *= v;
+    else if (op == ReduceOp::Max)
+      acc = v > acc ? v : acc;
+    else
+      acc = v < acc ? v : acc;
   }
   return acc;
 }

@@ -28,15 +28,18 @@ LastArrival last_arrival(std::span<const double> inside_s) {
   std::size_t first = 0, second = 1;
   if (inside_s[second] < inside_s[first]) std::swap(first, second);
   for (std::size_t r = 2; r < inside_s.size(); ++r) {
-    if (inside_s[r] < inside_s[first]) second = first, first = r;
-    else if (inside_s[r] < inside_s[second]) second = r;
+    if (inside_s[r] < inside_s[first])
+      second = first, first = r;
+    else if (inside_s[r] < inside_s[second])
+      second = r;
   }
   return LastArrival{static_cast<int>(first), inside_s[second] - inside_s[first]};
 }
 
 std::vector<LastArrival> last_arrivals(const std::vector<double>& inside_s, int nranks) {
   const auto n = static_cast<std::size_t>(nranks);
-  if (nranks < 2 || inside_s.size() % n != 0) throw Error("last_arrivals: not a whole number of iterations of 2 or more ranks");
+  if (nranks < 2 || inside_s.size() % n != 0)
+    throw Error("last_arrivals: not a whole number of iterations of 2 or more ranks");
   const std::size_t iterations = inside_s.size() / n;
   std::vector<double> median(n), column(iterations);
   for (std::size_t r = 0; r < n; ++r) {
@@ -67,7 +70,8 @@ ArrivalTally tally_arrivals(const std::vector<LastArrival>& arrivals, int nranks
   t.tail_lag_us = lag_quantile(arrivals, kArrivalTailQuantile);
   std::vector<std::vector<double>> tail_lags(n);
   for (const auto& a : arrivals) {
-    if (a.rank < 0 || static_cast<std::size_t>(a.rank) >= n) throw Error("tally_arrivals: a rank outside the job");
+    if (a.rank < 0 || static_cast<std::size_t>(a.rank) >= n)
+      throw Error("tally_arrivals: a rank outside the job");
     ++t.last[static_cast<std::size_t>(a.rank)];
     if (a.lag_s * 1e6 > t.tail_lag_us) tail_lags[static_cast<std::size_t>(a.rank)].push_back(a.lag_s * 1e6);
   }

@@ -33,10 +33,10 @@ inline constexpr double kArrivalTailQuantile = 0.9;
 
 // A case's arrivals, per rank (index = rank).
 struct ArrivalTally {
-  double tail_lag_us = 0;                   // the lag at kArrivalTailQuantile: the tail lies above it
-  std::vector<std::int64_t> last;           // iterations this rank arrived last
-  std::vector<std::int64_t> tail_last;      // tail iterations this rank arrived last
-  std::vector<double> tail_median_lag_us;   // the median lag of those; 0 when none
+  double tail_lag_us = 0;                  // the lag at kArrivalTailQuantile: the tail lies above it
+  std::vector<std::int64_t> last;          // iterations this rank arrived last
+  std::vector<std::int64_t> tail_last;     // tail iterations this rank arrived last
+  std::vector<double> tail_median_lag_us;  // the median lag of those; 0 when none
 
   std::int64_t iterations() const;
   std::int64_t tail_iterations() const;

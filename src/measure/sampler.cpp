@@ -11,10 +11,14 @@ namespace commtune {
 namespace {
 
 void require_shape(SampleUnit unit, std::size_t block, std::size_t iterations, const BatchTimes& batch) {
-  const std::size_t expected = unit == SampleUnit::BatchMean ? 1 : unit == SampleUnit::Block ? iterations / block : iterations;
-  if (iterations == 0 || batch.samples.size() != expected || (unit == SampleUnit::Block && iterations % block != 0))
+  const std::size_t expected = unit == SampleUnit::BatchMean ? 1
+                               : unit == SampleUnit::Block   ? iterations / block
+                                                             : iterations;
+  if (iterations == 0 || batch.samples.size() != expected ||
+      (unit == SampleUnit::Block && iterations % block != 0))
     throw BackendError("a timed batch of " + std::to_string(iterations) + " iterations returned " +
-                       std::to_string(batch.samples.size()) + " samples (expected " + std::to_string(expected) + ")");
+                       std::to_string(batch.samples.size()) + " samples (expected " +
+                       std::to_string(expected) + ")");
 }
 
 // The batch's time from its samples: their sum (times the block), or the one mean times the iterations.
@@ -28,7 +32,8 @@ double batch_seconds(SampleUnit unit, std::size_t block, std::size_t iterations,
 double pilot_seconds(BatchTimer& timer, std::size_t iterations) {
   std::vector<double> samples = timer.time_batch(iterations).samples;
   if (samples.empty()) return 0;
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2), samples.end());
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2),
+                   samples.end());
   return samples[samples.size() / 2];
 }
 
@@ -66,7 +71,8 @@ void add_cpu(SampleRun& run, const BatchTimes& batch, bool first) {
     return;
   }
   if (first) run.cpu_s.assign(n, 0.0), run.wall_s.assign(n, 0.0);
-  for (std::size_t r = 0; r < n; ++r) run.cpu_s[r] += batch.rank_cpu_s[r], run.wall_s[r] += batch.rank_wall_s[r];
+  for (std::size_t r = 0; r < n; ++r)
+    run.cpu_s[r] += batch.rank_cpu_s[r], run.wall_s[r] += batch.rank_wall_s[r];
 }
 
 }  // namespace
@@ -117,12 +123,14 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   run.unit = timer.unit();
   run.resolution_s = timer.resolution_s();
   if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations) {
-    const std::size_t block = block_for(pilot_seconds(timer, std::max<std::size_t>(rule.min_samples, 5)), run.resolution_s);
+    const std::size_t block =
+        block_for(pilot_seconds(timer, std::max<std::size_t>(rule.min_samples, 5)), run.resolution_s);
     if (block > 1) run.unit = SampleUnit::Block, run.block = block;
   }
   while (!rule.should_stop(run.sampled())) {
     const std::size_t batch = rule.next_batch(run.sampled());
-    add_batch(run, batch, run.unit == SampleUnit::Block ? timer.time_blocks(batch, run.block) : timer.time_batch(batch));
+    add_batch(run, batch,
+              run.unit == SampleUnit::Block ? timer.time_blocks(batch, run.block) : timer.time_batch(batch));
   }
   return run;
 }

@@ -63,10 +63,10 @@ std::size_t block_for(double iteration_s, double resolution_s);
 struct SampleRun {
   std::vector<double> samples;  // seconds per iteration (or per-batch or per-block means), max over ranks
   SampleUnit unit = SampleUnit::Iteration;
-  std::size_t block = 1;         // Block: iterations per sample
-  double resolution_s = 0;       // the timer's resolution per interval
-  std::size_t iterations = 0;    // timed iterations behind the samples
-  double seconds = 0;            // timed seconds behind the samples
+  std::size_t block = 1;          // Block: iterations per sample
+  double resolution_s = 0;        // the timer's resolution per interval
+  std::size_t iterations = 0;     // timed iterations behind the samples
+  double seconds = 0;             // timed seconds behind the samples
   std::size_t longest_batch = 0;  // iterations of the longest batch
   double pipelined_seconds = 0;   // total / iterations of the longest batch, from the samples
   // Sum over batches of the rank-mean loop seconds; only when every timed batch had one.

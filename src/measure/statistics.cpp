@@ -23,7 +23,8 @@ RankInterval median_ci_ranks(std::size_t n) {
   const auto low = static_cast<long>(std::floor(centre - half_width));
   const auto high = static_cast<long>(std::ceil(centre + half_width)) - 1;
   const long last = static_cast<long>(n) - 1;
-  return {static_cast<std::size_t>(std::clamp(low, 0L, last)), static_cast<std::size_t>(std::clamp(high, 0L, last))};
+  return {static_cast<std::size_t>(std::clamp(low, 0L, last)),
+          static_cast<std::size_t>(std::clamp(high, 0L, last))};
 }
 
 SampleStats summarize(std::vector<double> samples) {

@@ -10,7 +10,7 @@ namespace commtune {
 struct SampleStats {
   std::size_t count = 0;
   double median = 0, mean = 0, min = 0, max = 0, p5 = 0, p95 = 0, stddev = 0;
-  double cv = 0;                       // stddev / mean
+  double cv = 0;                                 // stddev / mean
   double median_ci_low = 0, median_ci_high = 0;  // ~95% distribution-free interval
 };
 

@@ -59,14 +59,18 @@ struct StoppingRule {
   // the clock's resolution per sample (resolution_s / block): quantized samples that happen to
   // be equal do not stop a case with a precision the clock does not have.
   bool should_stop(const Sampled& sampled) const;
-  bool should_stop(std::span<const double> samples) const { return should_stop(Sampled::per_iteration(samples)); }
+  bool should_stop(std::span<const double> samples) const {
+    return should_stop(Sampled::per_iteration(samples));
+  }
 
   // How many iterations to run in the next batch (whole blocks in Block mode). Fixed mode runs
   // the -n iterations in bounded batches (kMaxFixedBatch, and about kFixedBatchSeconds once the
   // pace is known): one batch of 10^6 would queue 10^6 launches and events, make a reply of
   // megabytes and run past the case's deadline.
   std::size_t next_batch(const Sampled& sampled) const;
-  std::size_t next_batch(std::span<const double> samples) const { return next_batch(Sampled::per_iteration(samples)); }
+  std::size_t next_batch(std::span<const double> samples) const {
+    return next_batch(Sampled::per_iteration(samples));
+  }
 };
 
 }  // namespace commtune

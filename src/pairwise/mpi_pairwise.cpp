@@ -24,11 +24,12 @@ Members choose_members(MPI_Comm world, int local_rank, int nnodes) {
   return m;
 }
 
-double exchange_seconds(MPI_Comm comm, int partner, std::vector<char>& out, std::vector<char>& in, int count) {
+double exchange_seconds(MPI_Comm comm, int partner, std::vector<char>& out, std::vector<char>& in,
+                        int count) {
   const double start = MPI_Wtime();
   for (int k = 0; k < count; ++k)
-    MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, partner, 7, in.data(), static_cast<int>(in.size()),
-                 MPI_BYTE, partner, 7, comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, partner, 7, in.data(),
+                 static_cast<int>(in.size()), MPI_BYTE, partner, 7, comm, MPI_STATUS_IGNORE);
   return MPI_Wtime() - start;
 }
 
@@ -37,9 +38,11 @@ PairEntry measure_with(MPI_Comm comm, int partner, const PairwiseOptions& o) {
   PairEntry e;
   exchange_seconds(comm, partner, big_out, big_in, 1);  // warm-up: connections, page faults
   for (int s = 0; s < o.samples; ++s)
-    e.latency_us.push_back(exchange_seconds(comm, partner, small_out, small_in, o.latency_exchanges) / o.latency_exchanges * 1e6);
+    e.latency_us.push_back(exchange_seconds(comm, partner, small_out, small_in, o.latency_exchanges) /
+                           o.latency_exchanges * 1e6);
   for (int s = 0; s < o.samples; ++s)
-    e.gbps.push_back(static_cast<double>(o.bytes) * o.exchanges / exchange_seconds(comm, partner, big_out, big_in, o.exchanges) / 1e9);
+    e.gbps.push_back(static_cast<double>(o.bytes) * o.exchanges /
+                     exchange_seconds(comm, partner, big_out, big_in, o.exchanges) / 1e9);
   return e;
 }
 
@@ -52,7 +55,8 @@ std::string row_text(const std::vector<PairEntry>& row) {
 std::vector<PairEntry> row_from(const std::string& text) {
   std::vector<PairEntry> row;
   for (const auto& e : nlohmann::json::parse(text))
-    row.push_back(PairEntry{e.at("gbps").get<std::vector<double>>(), e.at("latency_us").get<std::vector<double>>()});
+    row.push_back(
+        PairEntry{e.at("gbps").get<std::vector<double>>(), e.at("latency_us").get<std::vector<double>>()});
   return row;
 }
 
@@ -66,7 +70,8 @@ std::string member_name(const Members& m, int rank) {
 
 }  // namespace
 
-std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes, const PairwiseOptions& o) {
+std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes,
+                                           const PairwiseOptions& o) {
   Members m = choose_members(world, local_rank, nnodes);
   std::optional<PairMatrix> result;
   if (m.comm != MPI_COMM_NULL) {
@@ -77,7 +82,8 @@ std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int n
     for (const Round& round : round_robin_rounds(n)) {
       MPI_Barrier(m.comm);
       for (const auto& [a, b] : round)
-        if (a == me || b == me) row[static_cast<std::size_t>(a == me ? b : a)] = measure_with(m.comm, a == me ? b : a, o);
+        if (a == me || b == me)
+          row[static_cast<std::size_t>(a == me ? b : a)] = measure_with(m.comm, a == me ? b : a, o);
     }
     const std::string mine = nlohmann::json{{"name", member_name(m, me)}, {"row", row_text(row)}}.dump();
     if (me == 0) {

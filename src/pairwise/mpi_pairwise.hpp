@@ -20,6 +20,7 @@ struct PairwiseOptions {
 
 // Every rank of `world` calls it, with its local rank on its node and the job's node count (the
 // control plane's locality); world rank 0 gets the matrix, the others nothing.
-std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes, const PairwiseOptions& options);
+std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes,
+                                           const PairwiseOptions& options);
 
 }  // namespace commtune

@@ -15,13 +15,13 @@ struct PairEntry {
   std::vector<double> latency_us;  // small-message exchange time samples
   double median_gbps() const;
   double median_latency_us() const;
-  double spread() const;           // (p95 - p5) / median of the bandwidth samples; 0 with < 2
+  double spread() const;  // (p95 - p5) / median of the bandwidth samples; 0 with < 2
 };
 
 struct PairMatrix {
-  std::vector<std::string> names;   // per member: host name (one rank per node) or "rank N"
-  std::string unit_of_member;       // "node" or "rank"
-  std::size_t message_bytes = 0;    // bandwidth message size
+  std::vector<std::string> names;               // per member: host name (one rank per node) or "rank N"
+  std::string unit_of_member;                   // "node" or "rank"
+  std::size_t message_bytes = 0;                // bandwidth message size
   std::vector<std::vector<PairEntry>> entries;  // [i][j]; the diagonal is empty
 
   int size() const { return static_cast<int>(names.size()); }

@@ -29,20 +29,22 @@ struct Cut {
 // where that costs more than the sampling it saves (NCCL's worker starts, few sizes), measuring
 // everything once is cheaper.
 // `raced`: the expected seconds of `o` as it is.
-std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, double raced, const std::vector<Setting>& settings,
-                                           const PlanLimits& limits, const CostModel& model) {
+std::optional<Cut> race_only_where_it_pays(const SweepOptions& o, double raced,
+                                           const std::vector<Setting>& settings, const PlanLimits& limits,
+                                           const CostModel& model) {
   if (!o.race.enabled) return std::nullopt;
   Cut cut{o, ""};
   cut.options.race.enabled = false;
   const double exhaustive = plan_cost(make_plan(cut.options, settings, limits), model).expected_s;
   if (exhaustive >= raced) return std::nullopt;
   const std::string reopening = settings.size() > model.sessions_kept
-                                    ? "reopening the settings beyond the " + std::to_string(model.sessions_kept) + " kept open, " +
+                                    ? "reopening the settings beyond the " +
+                                          std::to_string(model.sessions_kept) + " kept open, " +
                                           number(model.setting_start_s) + " s each, and "
                                     : "";
   cut.what = "racing off: measuring the survivors again each round (" + reopening +
-             "each case's overhead) costs more than it saves (about " +
-             format_duration(exhaustive) + " measured once, " + format_duration(raced) + " raced)";
+             "each case's overhead) costs more than it saves (about " + format_duration(exhaustive) +
+             " measured once, " + format_duration(raced) + " raced)";
   return cut;
 }
 
@@ -50,8 +52,8 @@ std::optional<Cut> race_harder(const SweepOptions& o) {
   if (!o.race.enabled || o.race.first_fraction / 2 < kLeastRaceFirstFraction * 0.999) return std::nullopt;
   Cut cut{o, ""};
   cut.options.race.first_fraction = o.race.first_fraction / 2;
-  cut.what = "racing's first round " + fraction(o.race.first_fraction) + " -> " + fraction(cut.options.race.first_fraction) +
-             " of the per-case sampling";
+  cut.what = "racing's first round " + fraction(o.race.first_fraction) + " -> " +
+             fraction(cut.options.race.first_fraction) + " of the per-case sampling";
   return cut;
 }
 
@@ -62,7 +64,8 @@ std::optional<Cut> shorter_cases(const SweepOptions& o) {
     const std::size_t n = *o.stopping.fixed_iterations;
     if (n <= kLeastFixedIterations) return std::nullopt;
     rule.fixed_iterations = std::max(kLeastFixedIterations, n / 2);
-    cut.what = "iterations per case (-n) " + std::to_string(n) + " -> " + std::to_string(*rule.fixed_iterations);
+    cut.what =
+        "iterations per case (-n) " + std::to_string(n) + " -> " + std::to_string(*rule.fixed_iterations);
     return cut;
   }
   if (o.stopping.max_time_s <= kLeastMaxTime * 1.0001) return std::nullopt;
@@ -91,10 +94,12 @@ using CutStep = std::optional<Cut> (*)(const SweepOptions&);
 
 }  // namespace
 
-double remeasure_reserve_s(double budget_s, std::size_t settings) { return settings > 1 ? budget_s * kRemeasureShare : 0.0; }
+double remeasure_reserve_s(double budget_s, std::size_t settings) {
+  return settings > 1 ? budget_s * kRemeasureShare : 0.0;
+}
 
-BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits,
-                        const CostModel& model, double budget, double reserve_s) {
+BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings,
+                        const PlanLimits& limits, const CostModel& model, double budget, double reserve_s) {
   const double budget_s = budget - reserve_s;  // the sweep's part
   BudgetFit fit{make_plan(options, settings, limits), {}, {}};
   fit.estimate = plan_cost(fit.plan, model);
@@ -106,7 +111,8 @@ BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>&
     fit.cuts.push_back(cut.what);
   };
   if (fit.estimate.expected_s > budget_s)
-    if (const auto cut = race_only_where_it_pays(current, fit.estimate.expected_s, settings, limits, model)) apply(*cut);
+    if (const auto cut = race_only_where_it_pays(current, fit.estimate.expected_s, settings, limits, model))
+      apply(*cut);
   for (CutStep step : {&race_harder, &shorter_cases, &fewer_sizes}) {
     while (fit.estimate.expected_s > budget_s) {
       const std::optional<Cut> cut = step(current);
@@ -118,7 +124,9 @@ BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>&
     throw InputError("--budget " + format_duration(budget) + ": this sweep needs about " +
                      format_duration(fit.estimate.expected_s) + " even cut to its smallest plan (" +
                      plan_summary(fit.plan, fit.estimate) + ")" +
-                     (reserve_s > 0 ? ", and the finalists' re-measure keeps " + format_duration(reserve_s) + " of the budget" : "") +
+                     (reserve_s > 0 ? ", and the finalists' re-measure keeps " + format_duration(reserve_s) +
+                                          " of the budget"
+                                    : "") +
                      "; give it more time, or fewer settings, sizes or collectives");
   return fit;
 }
@@ -132,13 +140,16 @@ std::string plan_summary(const Plan& plan, const CostRange& estimate) {
   }
   std::size_t most_sizes = 0;
   for (const auto& [collective, sizes] : sizes_of) most_sizes = std::max(most_sizes, sizes.size());
-  std::string text = std::to_string(plan.cases.size()) + " cases (" + std::to_string(settings.size()) + " settings x " +
-                     std::to_string(sizes_of.size()) + " collectives x " + std::to_string(most_sizes) + " sizes x " +
+  std::string text = std::to_string(plan.cases.size()) + " cases (" + std::to_string(settings.size()) +
+                     " settings x " + std::to_string(sizes_of.size()) + " collectives x " +
+                     std::to_string(most_sizes) + " sizes x " +
                      std::to_string(plan.options.placements.size()) + " placements)";
   if (plan.options.repeat > 1) text += " x " + std::to_string(plan.options.repeat) + " runs";
   if (plan.options.race.enabled)
-    text += ", racing " + std::to_string(plan.options.race.rounds) + " rounds from " + fraction(plan.options.race.first_fraction);
-  return text + ": about " + format_duration(estimate.expected_s) + ", at most " + format_duration(estimate.most_s);
+    text += ", racing " + std::to_string(plan.options.race.rounds) + " rounds from " +
+            fraction(plan.options.race.first_fraction);
+  return text + ": about " + format_duration(estimate.expected_s) + ", at most " +
+         format_duration(estimate.most_s);
 }
 
 }  // namespace commtune

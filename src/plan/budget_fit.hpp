@@ -33,8 +33,9 @@ inline constexpr std::size_t kLeastFixedIterations = 10;
 inline constexpr double kMostBudgetFactor = 16;
 
 // The sweep's plan is fitted into `budget_s - reserve_s`.
-BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits,
-                        const CostModel& model, double budget_s, double reserve_s = 0);
+BudgetFit fit_to_budget(const SweepOptions& options, const std::vector<Setting>& settings,
+                        const PlanLimits& limits, const CostModel& model, double budget_s,
+                        double reserve_s = 0);
 
 // The share of a budget kept for the finalists' re-measure: none for a sweep of the default
 // alone (it has nothing to re-measure), else kRemeasureShare of it.

@@ -34,11 +34,14 @@ auto name_field(const nlohmann::json& j, const char* key, const std::string& whe
 Case case_fields_from_json(const nlohmann::json& j, const std::string& where) {
   Case c;
   c.collective = name_field(j, "collective", where, [](const std::string& n) { return parse_collective(n); });
-  c.bytes = static_cast<std::uint64_t>(integer_in(required_field(j, "bytes", where), member_path(where, "bytes"), 1, kMaxCaseBytes));
-  c.count = static_cast<std::size_t>(integer_in(required_field(j, "count", where), member_path(where, "count"), 0, kMaxCaseBytes));
+  c.bytes = static_cast<std::uint64_t>(
+      integer_in(required_field(j, "bytes", where), member_path(where, "bytes"), 1, kMaxCaseBytes));
+  c.count = static_cast<std::size_t>(
+      integer_in(required_field(j, "count", where), member_path(where, "count"), 0, kMaxCaseBytes));
   c.dtype = name_field(j, "dtype", where, [](const std::string& n) { return parse_data_type(n); });
   c.op = name_field(j, "op", where, [](const std::string& n) { return parse_reduce_op(n); });
-  c.root = static_cast<int>(integer_in(required_field(j, "root", where), member_path(where, "root"), -1, kMaxCaseRoot));
+  c.root = static_cast<int>(
+      integer_in(required_field(j, "root", where), member_path(where, "root"), -1, kMaxCaseRoot));
   c.placement = name_field(j, "placement", where, [](const std::string& n) { return parse_placement(n); });
   return c;
 }

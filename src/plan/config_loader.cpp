@@ -61,7 +61,8 @@ std::vector<Enum> unique_list_at(const json& value, const std::string& path, Par
 }
 
 std::vector<Collective> collectives_at(const json& value, const std::string& path) {
-  return unique_list_at<Collective>(value, path, [](const std::string& name) { return parse_collective(name); });
+  return unique_list_at<Collective>(value, path,
+                                    [](const std::string& name) { return parse_collective(name); });
 }
 
 double fraction_at(const json& value, const std::string& path) {
@@ -73,16 +74,22 @@ double fraction_at(const json& value, const std::string& path) {
 void apply_stopping(const json& sweep, StoppingRule& rule, const std::string& where) {
   const auto path = [&](const char* key) { return member_path(where, key); };
   if (sweep.contains("iterations") && !sweep["iterations"].is_null())
-    rule.fixed_iterations = static_cast<std::size_t>(integer_in(sweep["iterations"], path("iterations"), 1, kMaxIterations));
+    rule.fixed_iterations =
+        static_cast<std::size_t>(integer_in(sweep["iterations"], path("iterations"), 1, kMaxIterations));
   if (sweep.contains("warmup"))
-    rule.warmup_iterations = static_cast<std::size_t>(integer_in(sweep["warmup"], path("warmup"), 0, kMaxWarmup));
-  if (sweep.contains("noise_target")) rule.target_relative_ci = fraction_at(sweep["noise_target"], path("noise_target"));
+    rule.warmup_iterations =
+        static_cast<std::size_t>(integer_in(sweep["warmup"], path("warmup"), 0, kMaxWarmup));
+  if (sweep.contains("noise_target"))
+    rule.target_relative_ci = fraction_at(sweep["noise_target"], path("noise_target"));
   if (sweep.contains("min_samples"))
-    rule.min_samples = static_cast<std::size_t>(integer_in(sweep["min_samples"], path("min_samples"), 1, kMaxIterations));
-  if (sweep.contains("min_time")) rule.min_time_s = number_in(sweep["min_time"], path("min_time"), 0, kMaxCaseSeconds);
+    rule.min_samples =
+        static_cast<std::size_t>(integer_in(sweep["min_samples"], path("min_samples"), 1, kMaxIterations));
+  if (sweep.contains("min_time"))
+    rule.min_time_s = number_in(sweep["min_time"], path("min_time"), 0, kMaxCaseSeconds);
   if (sweep.contains("max_time")) {
     rule.max_time_s = number_in(sweep["max_time"], path("max_time"), 0, kMaxCaseSeconds);
-    if (rule.max_time_s == 0) bad_value(path("max_time"), "a number of seconds above 0, at most 3600", sweep["max_time"]);
+    if (rule.max_time_s == 0)
+      bad_value(path("max_time"), "a number of seconds above 0, at most 3600", sweep["max_time"]);
   }
 }
 
@@ -101,14 +108,15 @@ void apply_sizes(const json& sweep, SizeRange& sizes, const std::string& where) 
 
 void apply_sweep(const json& sweep, SweepOptions& options, const std::string& where) {
   object_at(sweep, where);
-  reject_unknown_keys(sweep,
-                      {"min_bytes", "max_bytes", "factor", "step_bytes", "collectives", "dtype", "op", "root",
-                       "placements", "check", "iterations", "warmup", "noise_target", "min_samples", "min_time",
-                       "max_time"},
-                      where);
+  reject_unknown_keys(
+      sweep,
+      {"min_bytes", "max_bytes", "factor", "step_bytes", "collectives", "dtype", "op", "root", "placements",
+       "check", "iterations", "warmup", "noise_target", "min_samples", "min_time", "max_time", "margin"},
+      where);
   const auto path = [&](const char* key) { return member_path(where, key); };
   apply_sizes(sweep, options.sizes, where);
-  if (sweep.contains("collectives")) options.collectives = collectives_at(sweep["collectives"], path("collectives"));
+  if (sweep.contains("collectives"))
+    options.collectives = collectives_at(sweep["collectives"], path("collectives"));
   if (sweep.contains("dtype")) {
     const std::string name = value_as<std::string>(sweep["dtype"], path("dtype"));
     options.dtype = parsed_at(path("dtype"), [&] { return parse_data_type(name); });
@@ -117,12 +125,16 @@ void apply_sweep(const json& sweep, SweepOptions& options, const std::string& wh
     const std::string name = value_as<std::string>(sweep["op"], path("op"));
     options.op = parsed_at(path("op"), [&] { return parse_reduce_op(name); });
   }
-  if (sweep.contains("root")) options.root = static_cast<int>(integer_in(sweep["root"], path("root"), 0, kMaxRoot));
+  if (sweep.contains("root"))
+    options.root = static_cast<int>(integer_in(sweep["root"], path("root"), 0, kMaxRoot));
   if (sweep.contains("check")) options.check = value_as<bool>(sweep["check"], path("check"));
   if (sweep.contains("placements"))
-    options.placements = unique_list_at<Placement>(sweep["placements"], path("placements"),
-                                                   [](const std::string& name) { return parse_placement(name); });
+    options.placements =
+        unique_list_at<Placement>(sweep["placements"], path("placements"),
+                                  [](const std::string& name) { return parse_placement(name); });
   apply_stopping(sweep, options.stopping, where);
+  if (sweep.contains("margin"))
+    options.decision = decision_rule(number_in(sweep["margin"], path("margin"), 0, 1), path("margin"));
 }
 
 std::string knob_value_at(const json& value, const std::string& path) {
@@ -139,7 +151,8 @@ Setting parse_setting(const json& entry, const std::string& where) {
   if (!entry.contains("name")) throw InputError(where + ": a setting needs a name");
   setting.name = text_at(entry["name"], member_path(where, "name"), kMaxNameLength);
   if (entry.contains("description"))
-    setting.description = text_at(entry["description"], member_path(where, "description"), kMaxDescriptionLength);
+    setting.description =
+        text_at(entry["description"], member_path(where, "description"), kMaxDescriptionLength);
   if (entry.contains("knobs")) {
     const std::string knobs_path = member_path(where, "knobs");
     for (const auto& knob : object_at(entry["knobs"], knobs_path).items()) {
@@ -149,7 +162,8 @@ Setting parse_setting(const json& entry, const std::string& where) {
       setting.knobs[knob.key()] = knob_value_at(knob.value(), path);
     }
   }
-  if (entry.contains("collectives")) setting.collectives = collectives_at(entry["collectives"], member_path(where, "collectives"));
+  if (entry.contains("collectives"))
+    setting.collectives = collectives_at(entry["collectives"], member_path(where, "collectives"));
   return setting;
 }
 
@@ -203,24 +217,26 @@ void check_settings_apply(SweepConfig& config) {
   const std::vector<std::string>& named = config.options.only_settings;
   std::vector<Setting> kept;
   for (auto& s : config.settings) {
-    const bool swept = s.collectives.empty() || std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
-                         return std::find(config.options.collectives.begin(), config.options.collectives.end(), c) !=
-                                config.options.collectives.end();
-                       });
+    const bool swept =
+        s.collectives.empty() || std::any_of(s.collectives.begin(), s.collectives.end(), [&](Collective c) {
+          return std::find(config.options.collectives.begin(), config.options.collectives.end(), c) !=
+                 config.options.collectives.end();
+        });
     if (swept) {
       kept.push_back(std::move(s));
       continue;
     }
     if (std::find(named.begin(), named.end(), s.name) != named.end())
-      throw InputError("setting " + quote_text(s.name) + " (--setting) runs only on " + list_of(s.collectives) +
-                       ", which this sweep does not measure (collectives: " + list_of(config.options.collectives) +
-                       "); add its collective to --collectives");
+      throw InputError("setting " + quote_text(s.name) + " (--setting) runs only on " +
+                       list_of(s.collectives) + ", which this sweep does not measure (collectives: " +
+                       list_of(config.options.collectives) + "); add its collective to --collectives");
     config.options.left_out_settings.push_back(s.name);
   }
   config.settings = std::move(kept);
 }
 
-std::vector<Setting> select_settings(const std::vector<Setting>& configured, const std::vector<std::string>& only) {
+std::vector<Setting> select_settings(const std::vector<Setting>& configured,
+                                     const std::vector<std::string>& only) {
   std::vector<Setting> chosen;
   for (const auto& s : configured)
     if (s.name == kDefaultSettingName && !s.is_default())

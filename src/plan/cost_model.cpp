@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "core/collective_traits.hpp"
 #include "plan/race_schedule.hpp"
 
 namespace commtune {
@@ -56,8 +57,10 @@ CostRange round_cost(const Plan& plan, const CostModel& model, std::size_t round
     const std::size_t settings = per_size.at({c.collective, c.bytes}).size();
     const bool alone = settings == 1;
     if (alone && round > 0) continue;
-    const CostRange one = case_cost(model, alone ? plan.options.stopping : rule, c, plan.options.check && round == 0);
-    const double share = alone || round == 0 ? 1.0 : expected_survivors(settings, round) / static_cast<double>(settings);
+    const CostRange one =
+        case_cost(model, alone ? plan.options.stopping : rule, c, plan.options.check && round == 0);
+    const double share =
+        alone || round == 0 ? 1.0 : expected_survivors(settings, round) / static_cast<double>(settings);
     total += CostRange{one.expected_s * share, one.most_s};
     expected_open = std::max(expected_open, share);
     any_open = true;
@@ -80,8 +83,9 @@ double iteration_seconds(const CostModel& model, std::uint64_t bytes) {
 
 CostRange case_cost(const CostModel& model, const StoppingRule& rule, const Case& c, bool check) {
   const double t = iteration_seconds(model, c.bytes);
-  const double wall = c.collective == Collective::Broadcast ? model.rooted_factor : 1.0;  // per sampled second
-  const double fixed = model.case_overhead_s + static_cast<double>(rule.warmup_iterations) * t + (check ? 2 * t : 0);
+  const double wall = traits_of(c.collective).rooted ? model.rooted_factor : 1.0;  // per sampled second
+  const double fixed =
+      model.case_overhead_s + static_cast<double>(rule.warmup_iterations) * t + (check ? 2 * t : 0);
   if (rule.fixed_iterations) {
     const double sampling = static_cast<double>(*rule.fixed_iterations) * t * wall;
     return CostRange{fixed + sampling, fixed + sampling};

@@ -19,9 +19,14 @@ namespace {
 
 double unit_seconds(char unit) {
   switch (unit) {
-    case 'h': case 'H': return 3600;
-    case 'm': case 'M': return 60;
-    default: return 1;  // 's', 'S' or none
+    case 'h':
+    case 'H':
+      return 3600;
+    case 'm':
+    case 'M':
+      return 60;
+    default:
+      return 1;  // 's', 'S' or none
   }
 }
 
@@ -53,7 +58,8 @@ double parse_duration(std::string_view text) {
     char unit = 's';
     if (!rest.empty()) {
       unit = rest[0];
-      if (std::string_view("hHmMsS").find(unit) == std::string_view::npos) bad_duration(text, "units are h, m and s");
+      if (std::string_view("hHmMsS").find(unit) == std::string_view::npos)
+        bad_duration(text, "units are h, m and s");
       rest.remove_prefix(1);
     }
     const double seconds = unit_seconds(unit);

@@ -37,22 +37,25 @@ std::vector<std::uint64_t> sizes_for(Collective c, const SweepOptions& options, 
   return out;
 }
 
-bool fits_in_memory(Collective c, std::uint64_t bytes, const SweepOptions& options, const PlanLimits& limits) {
+bool fits_in_memory(Collective c, std::uint64_t bytes, const SweepOptions& options,
+                    const PlanLimits& limits) {
   if (limits.memory_bytes_per_host == 0) return true;
-  const std::uint64_t per_host =
-      bytes_per_rank(c, bytes, options.dtype, limits.nranks) * static_cast<std::uint64_t>(limits.ranks_per_host);
+  const std::uint64_t per_host = bytes_per_rank(c, bytes, options.dtype, limits.nranks) *
+                                 static_cast<std::uint64_t>(limits.ranks_per_host);
   return per_host <= limits.memory_bytes_per_host / 2;
 }
 
-bool fits_in_one_call(Collective c, std::uint64_t bytes, const SweepOptions& options, const PlanLimits& limits) {
-  return limits.max_count == 0 || buffer_counts(c, bytes, options.dtype, limits.nranks).count <= limits.max_count;
+bool fits_in_one_call(Collective c, std::uint64_t bytes, const SweepOptions& options,
+                      const PlanLimits& limits) {
+  return limits.max_count == 0 ||
+         buffer_counts(c, bytes, options.dtype, limits.nranks).count <= limits.max_count;
 }
 
 std::string cap_warning(Collective c, std::uint64_t first_skipped, bool memory, const PlanLimits& limits) {
-  const std::string why =
-      memory ? "buffers of " + std::to_string(limits.ranks_per_host) + " ranks per host would not fit in half of " +
-                   format_size(limits.memory_bytes_per_host) + " of available memory"
-             : "more than " + std::to_string(limits.max_count) + " elements per call";
+  const std::string why = memory ? "buffers of " + std::to_string(limits.ranks_per_host) +
+                                       " ranks per host would not fit in half of " +
+                                       format_size(limits.memory_bytes_per_host) + " of available memory"
+                                 : "more than " + std::to_string(limits.max_count) + " elements per call";
   return std::string(name_of(c)) + ": sizes from " + format_size(first_skipped) + " up skipped: " + why;
 }
 
@@ -69,8 +72,8 @@ std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& option
   return sizes;
 }
 
-Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Placement p, const SweepOptions& o,
-               int nranks) {
+Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Placement p,
+               const SweepOptions& o, int nranks) {
   Case k;
   k.setting_index = setting_index;
   k.collective = c;
@@ -96,22 +99,27 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
   if (!options.left_out_settings.empty()) {
     std::string names;
     for (const auto& name : options.left_out_settings) names += (names.empty() ? "" : ", ") + name;
-    plan.warnings.push_back(std::to_string(options.left_out_settings.size()) +
-                            " setting(s) of the config left out: they run only on collectives this sweep does not measure (" +
-                            names + ")");
+    plan.warnings.push_back(
+        std::to_string(options.left_out_settings.size()) +
+        " setting(s) of the config left out: they run only on collectives this sweep does not measure (" +
+        names + ")");
   }
   if (limits.nranks == 1)
-    plan.warnings.push_back("one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks N)");
+    plan.warnings.push_back(
+        "one rank: every collective is a local copy (busbw 0); launch more ranks (mpirun -np N, or --ranks "
+        "N)");
   const std::size_t size_warnings = plan.warnings.size();
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;
-  for (Collective c : options.collectives) sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
+  for (Collective c : options.collectives)
+    sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
   // Setting-major order: a setting's cases run together, in one process where isolation needs it.
   for (std::size_t s = 0; s < settings.size(); ++s)
     for (std::size_t ci = 0; ci < options.collectives.size(); ++ci) {
       const Collective c = options.collectives[ci];
       if (!settings[s].applies_to(c)) continue;
       for (std::uint64_t bytes : sizes_by_collective[ci])
-        for (Placement p : options.placements) plan.cases.push_back(make_case(s, c, bytes, p, options, limits.nranks));
+        for (Placement p : options.placements)
+          plan.cases.push_back(make_case(s, c, bytes, p, options, limits.nranks));
     }
   for (std::size_t i = 0; i < plan.cases.size(); ++i) plan.cases[i].index = i;
   require_cases(plan, size_warnings);

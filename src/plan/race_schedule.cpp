@@ -21,7 +21,8 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   // (one that stops on its noise target before its max time) also costs about f of its full cost.
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
   if (full.fixed_iterations)
-    rule.fixed_iterations = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
+    rule.fixed_iterations = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
   return rule;
 }
 

@@ -23,8 +23,10 @@ void validate_setting_names(const std::vector<Setting>& settings) {
   std::set<std::string> seen;
   for (const auto& s : settings) {
     if (s.name.empty() || !std::all_of(s.name.begin(), s.name.end(), is_name_char))
-      throw InputError("setting name " + quote_text(s.name) + " must be non-empty and use only letters, digits and _.:+-");
-    if (!seen.insert(s.name).second) throw InputError("setting name " + quote_text(s.name) + " appears twice");
+      throw InputError("setting name " + quote_text(s.name) +
+                       " must be non-empty and use only letters, digits and _.:+-");
+    if (!seen.insert(s.name).second)
+      throw InputError("setting name " + quote_text(s.name) + " appears twice");
   }
 }
 

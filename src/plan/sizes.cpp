@@ -22,8 +22,10 @@ std::uint64_t suffix_multiplier(std::string_view suffix, std::string_view whole)
   if (s.empty() || s == "B") return 1;
   const char unit = s[0];
   const std::string rest = s.substr(1);
-  const bool known = (unit == 'K' || unit == 'M' || unit == 'G') && (rest.empty() || rest == "B" || rest == "IB");
-  if (!known) throw InputError(bad_size(whole) + ": unknown suffix " + quote_text(suffix) + " (K, M or G: binary)");
+  const bool known =
+      (unit == 'K' || unit == 'M' || unit == 'G') && (rest.empty() || rest == "B" || rest == "IB");
+  if (!known)
+    throw InputError(bad_size(whole) + ": unknown suffix " + quote_text(suffix) + " (K, M or G: binary)");
   return unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : 1ull << 30;
 }
 
@@ -69,8 +71,8 @@ double next_size(const SizeRange& range, std::uint64_t size) {
 
 std::size_t count_sizes(const SizeRange& range, std::size_t limit) {
   std::size_t count = 0;
-  for (double size = static_cast<double>(range.min_bytes); size <= static_cast<double>(range.max_bytes) && count <= limit;
-       ++count) {
+  for (double size = static_cast<double>(range.min_bytes);
+       size <= static_cast<double>(range.max_bytes) && count <= limit; ++count) {
     const double grown = next_size(range, static_cast<std::uint64_t>(size));
     if (grown <= size) return count + 1;
     size = grown;
@@ -85,12 +87,14 @@ void validate(const SizeRange& range) {
   if (range.max_bytes > kMaxSizeBytes || range.step_bytes > kMaxSizeBytes)
     throw InputError("sizes (-b, -e, -i) must be at most 64 GiB");
   if (range.min_bytes > range.max_bytes)
-    throw InputError("minimum size " + format_size(range.min_bytes) + " (-b / min_bytes) is above the maximum size " +
-                     format_size(range.max_bytes) + " (-e / max_bytes)");
+    throw InputError("minimum size " + format_size(range.min_bytes) +
+                     " (-b / min_bytes) is above the maximum size " + format_size(range.max_bytes) +
+                     " (-e / max_bytes)");
   if (!std::isfinite(range.factor) || range.factor < 0 || range.factor > kMaxSizeFactor)
     throw InputError("step factor (-f / factor) must be a number above 1, at most 1024");
   if (range.factor <= 1.0 && range.step_bytes == 0 && range.min_bytes != range.max_bytes)
-    throw InputError("give a step factor > 1 (-f / factor) or an additive step (-i / step_bytes) to go from -b to -e");
+    throw InputError(
+        "give a step factor > 1 (-f / factor) or an additive step (-i / step_bytes) to go from -b to -e");
   if (count_sizes(range, kMaxSizeCount) > kMaxSizeCount)
     throw InputError("-b, -e and the step give more than " + std::to_string(kMaxSizeCount) + " sizes");
 }

@@ -22,7 +22,8 @@ void validate_sweep_options(const SweepOptions& options) {
   validate(options.sizes);
   options.stopping.validate();
   if (options.backend != "auto" && options.backend != "mpi" && options.backend != "nccl")
-    throw InputError("backend (--backend / backend) must be auto, mpi or nccl, got " + quote_text(options.backend));
+    throw InputError("backend (--backend / backend) must be auto, mpi or nccl, got " +
+                     quote_text(options.backend));
   if (options.collectives.empty()) throw InputError("no collectives to run (--collectives / collectives)");
   require_once_each(options.collectives, "collectives (--collectives / collectives)");
   if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");
@@ -41,7 +42,8 @@ void validate(const RaceOptions& race) {
     throw InputError("racing: rounds must be from 1 to " + std::to_string(kMaxRaceRounds));
   if (!(race.first_fraction > 0 && race.first_fraction <= 1))
     throw InputError("racing: the first round's fraction of the sampling time must be in (0, 1]");
-  if (!(race.growth >= 1 && race.growth <= 16)) throw InputError("racing: the growth per round must be from 1 to 16");
+  if (!(race.growth >= 1 && race.growth <= 16))
+    throw InputError("racing: the growth per round must be from 1 to 16");
 }
 
 }  // namespace commtune

@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/types.hpp"
+#include "measure/decision.hpp"
 #include "measure/stopping_rule.hpp"
 #include "plan/setting.hpp"
 #include "plan/sizes.hpp"
@@ -23,9 +24,9 @@ inline constexpr std::size_t kMaxRaceRounds = 16;
 
 struct RaceOptions {
   bool enabled = false;
-  std::size_t rounds = 4;       // 1 to kMaxRaceRounds
+  std::size_t rounds = 4;  // 1 to kMaxRaceRounds
   double first_fraction = 1.0 / 16;
-  double growth = 2;            // >= 1
+  double growth = 2;  // >= 1
 };
 
 struct SweepOptions {
@@ -39,8 +40,9 @@ struct SweepOptions {
   bool check = true;
   StoppingRule stopping;
   std::vector<std::string> only_settings;  // --setting filter; empty: all
-  std::size_t repeat = 1;  // --repeat: runs of the whole plan, each in a rotated case order
-  RaceOptions race;        // off: every case measured to the full precision (--exhaustive)
+  std::size_t repeat = 1;                  // --repeat: runs of the whole plan, each in a rotated case order
+  DecisionRule decision;  // --margin or the config's "margin": racing, the re-measure and the tuning
+  RaceOptions race;                        // off: every case measured to the full precision (--exhaustive)
   std::optional<double> budget_s;  // --budget: the wall time the plan was fitted into (plan/budget_fit)
   // Settings of the config left out because they run only on collectives this sweep does not
   // measure (a preset narrowed with --collectives); the plan says so.

@@ -32,9 +32,12 @@ void read_interval(const json& c, const std::string& where, ComparedCase& out) {
 ComparedCase case_from_json(const json& c, const std::string& where) {
   ComparedCase out;
   out.setting = field_as<std::string>(c, "setting", where);
-  out.collective = parsed_at(member_path(where, "collective"), [&] { return parse_collective(field_as<std::string>(c, "collective", where)); });
-  out.bytes = static_cast<std::uint64_t>(integer_in(required_field(c, "bytes", where), member_path(where, "bytes"), 1, 1ll << 40));
-  out.placement = parsed_at(member_path(where, "placement"), [&] { return parse_placement(field_as<std::string>(c, "placement", where)); });
+  out.collective = parsed_at(member_path(where, "collective"),
+                             [&] { return parse_collective(field_as<std::string>(c, "collective", where)); });
+  out.bytes = static_cast<std::uint64_t>(
+      integer_in(required_field(c, "bytes", where), member_path(where, "bytes"), 1, 1ll << 40));
+  out.placement = parsed_at(member_path(where, "placement"),
+                            [&] { return parse_placement(field_as<std::string>(c, "placement", where)); });
   out.verdict = verdict_at(c, where);
   out.change = number_in(required_field(c, "change", where), member_path(where, "change"), -1, kMaxChange);
   read_interval(c, where, out);
@@ -54,13 +57,16 @@ bool is_compare_json(const json& j) {
 }
 
 CompareDocument compare_document_from_json(const json& j, const std::string& origin) {
-  if (!is_compare_json(j)) throw InputError(origin + ": not a commtune compare report (\"kind\": \"commtune-compare\")");
+  if (!is_compare_json(j))
+    throw InputError(origin + ": not a commtune compare report (\"kind\": \"commtune-compare\")");
   CompareDocument doc;
   doc.threshold = number_in(required_field(j, "threshold", origin), origin + ": threshold", 0, 10);
   doc.summary = top_field_as<std::string>(j, "summary", origin);
-  const json& provenance = list_at(required_field(j, "provenance_differences", origin), origin + ": provenance_differences");
+  const json& provenance =
+      list_at(required_field(j, "provenance_differences", origin), origin + ": provenance_differences");
   for (std::size_t i = 0; i < provenance.size(); ++i)
-    doc.provenance.push_back(provenance_from_json(provenance[i], origin + ": provenance_differences[" + std::to_string(i) + "]"));
+    doc.provenance.push_back(
+        provenance_from_json(provenance[i], origin + ": provenance_differences[" + std::to_string(i) + "]"));
   const json& cases = list_at(required_field(j, "cases", origin), origin + ": cases");
   for (std::size_t i = 0; i < cases.size(); ++i)
     doc.cases.push_back(case_from_json(cases[i], origin + ": cases[" + std::to_string(i) + "]"));

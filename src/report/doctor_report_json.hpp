@@ -1,7 +1,7 @@
 #pragma once
 // Reading back the doctor's JSON (`commtune doctor --json`): its findings, whether the machine is
-// healthy, the path's ceiling, the pairwise map and the maps of each node's GPUs, for `commtune report`. Validated like every
-// input (InputError naming the file and the JSON path): "tool": "commtune doctor", known
+// healthy, the path's ceiling, the pairwise map and the maps of each node's GPUs, for `commtune report`.
+// Validated like every input (InputError naming the file and the JSON path): "tool": "commtune doctor", known
 // severities, a square map of non-negative numbers (null on the diagonal) with one name per
 // member. Unknown fields are left alone.
 #include <optional>

@@ -18,11 +18,13 @@ void write_efficiency_summary(const ResultsDocument& doc, std::ostream& out) {
       peak = std::max(peak, c.busbw_gbps);
     }
   if (peaks.empty()) return;
-  out << "# efficiency against the ceiling " << printf_string("%.1f GB/s", ceiling->gbps) << " (" << ceiling->path << ")\n";
+  out << "# efficiency against the ceiling " << printf_string("%.1f GB/s", ceiling->gbps) << " ("
+      << ceiling->path << ")\n";
   const std::pair<std::string, Collective>* best = nullptr;
   for (const auto& [key, peak] : peaks) {
-    out << "  " << printf_string("%-32s %-14s peak %9.3f GB/s  %6.1f%%", key.first.c_str(), std::string(name_of(key.second)).c_str(),
-                                 peak, efficiency(peak, *ceiling) * 100)
+    out << "  "
+        << printf_string("%-32s %-14s peak %9.3f GB/s  %6.1f%%", key.first.c_str(),
+                         std::string(name_of(key.second)).c_str(), peak, efficiency(peak, *ceiling) * 100)
         << "\n";
     if (!best || peak > peaks.at(*best)) best = &key;
   }

@@ -33,7 +33,9 @@ void ConfWriter::write(const ExportPlan& plan, std::ostream& out) const {
     write_plain(plan, out);
     return;
   }
-  write_header(plan, out, "use: copy to $HOME/.openmpi/mca-params.conf (or OMPI_MCA_mca_param_files=/path/to/this/file)");
+  write_header(
+      plan, out,
+      "use: copy to $HOME/.openmpi/mca-params.conf (or OMPI_MCA_mca_param_files=/path/to/this/file)");
   const std::string prefix = "OMPI_MCA_";
   for (const auto& e : plan.env)
     if (e.name.rfind(prefix, 0) == 0) out << e.name.substr(prefix.size()) << " = " << e.value << "\n";

@@ -11,9 +11,14 @@ namespace {
 json rows_json(const ExportPlan& plan) {
   json rows = json::array();
   for (const auto& r : plan.tuner_rows)
-    rows.push_back({{"collective", r.collective}, {"min_bytes", r.min_bytes}, {"max_bytes", r.max_bytes},
-                    {"algorithm", r.algorithm}, {"protocol", r.protocol}, {"channels", r.channels},
-                    {"nNodes", r.nnodes}, {"nRanks", r.nranks}});
+    rows.push_back({{"collective", r.collective},
+                    {"min_bytes", r.min_bytes},
+                    {"max_bytes", r.max_bytes},
+                    {"algorithm", r.algorithm},
+                    {"protocol", r.protocol},
+                    {"channels", r.channels},
+                    {"nNodes", r.nnodes},
+                    {"nRanks", r.nranks}});
   return rows;
 }
 
@@ -22,7 +27,9 @@ json rules_json(const ExportPlan& plan) {
   for (const auto& [c, list] : plan.ompi_rules) {
     json items = json::array();
     for (const auto& r : list)
-      items.push_back({{"min_bytes", r.min_bytes}, {"algorithm", r.algorithm}, {"fanout", r.fanout},
+      items.push_back({{"min_bytes", r.min_bytes},
+                       {"algorithm", r.algorithm},
+                       {"fanout", r.fanout},
                        {"segment_size", r.segment_size}});
     rules[std::string(name_of(c))] = items;
   }
@@ -37,9 +44,16 @@ void ExportJsonWriter::write(const ExportPlan& plan, std::ostream& out) const {
     env[e.name] = e.value;
     order.push_back(e.name);
   }
-  const json doc{{"kind", "commtune-export"}, {"backend", plan.backend}, {"nranks", plan.nranks},
-                 {"nnodes", plan.nnodes}, {"env", env}, {"env_order", order}, {"nccl_tuner", rows_json(plan)},
-                 {"ompi_rules", rules_json(plan)}, {"summary", plan.summary}, {"notes", plan.notes},
+  const json doc{{"kind", "commtune-export"},
+                 {"backend", plan.backend},
+                 {"nranks", plan.nranks},
+                 {"nnodes", plan.nnodes},
+                 {"env", env},
+                 {"env_order", order},
+                 {"nccl_tuner", rows_json(plan)},
+                 {"ompi_rules", rules_json(plan)},
+                 {"summary", plan.summary},
+                 {"notes", plan.notes},
                  {"warnings", plan.warnings}};
   out << doc.dump(2) << "\n";
 }

@@ -52,7 +52,7 @@ std::string versions_text(const json& facts) {
                                   std::pair{"cuda_driver", "driver "}, std::pair{"driver", "driver "}})
     if (facts.contains(key)) out += (out.empty() ? "" : ", ") + std::string(name) + scalar_text(facts[key]);
   if (facts.contains("simulated") && facts["simulated"] == true)
-    out += (out.empty() ? "" : ", ") + std::string("simulated workers");
+    out += (out.empty() ? "" : ", ") + std::string("test doubles instead of NCCL (\"simulated\": true)");
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "html/number_text.hpp"
 #include "html/palette.hpp"
 #include "html/table.hpp"
+#include "measure/decision.hpp"
 #include "plan/setting.hpp"
 
 namespace commtune {
@@ -131,8 +132,8 @@ std::string remarks(const Recommendation& rec) {
 html::Section tune_section(const Recommendation& rec, const std::string& path) {
   const std::vector<std::string> winners = winners_of(rec);
   std::string body = "<p>" + html::escape(rec.backend + ", " + std::to_string(rec.nranks) + " ranks on " +
-                                          std::to_string(rec.nnodes) + " node(s); a winner must save at least " +
-                                          html::number(rec.min_margin * 100, 3) + "% and beat the noise; " +
+                                          std::to_string(rec.nnodes) + " node(s); a winner needs " +
+                                          rule_text(DecisionRule{.margin = rec.min_margin}) + "; " +
                                           (rec.confirmed ? "finalists re-measured in " + std::to_string(rec.confirm_rounds) +
                                                                " interleaved round(s)"
                                                          : "no confirmation round")) +

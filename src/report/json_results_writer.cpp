@@ -33,7 +33,8 @@ std::string unused_path(const std::string& wanted) {
   if (!fs::exists(wanted)) return wanted;
   const fs::path p(wanted);
   for (int n = 1;; ++n) {
-    fs::path candidate = p.parent_path() / (p.stem().string() + "." + std::to_string(n) + p.extension().string());
+    fs::path candidate =
+        p.parent_path() / (p.stem().string() + "." + std::to_string(n) + p.extension().string());
     if (!fs::exists(candidate)) return candidate.string();
   }
 }
@@ -75,12 +76,9 @@ std::string closing(bool complete) {
 
 void JsonResultsWriter::begin(const RunHeader& header) {
   ceiling_ = ceiling_of(header.provenance);
-  nlohmann::json head{{"schema_version", kResultsSchemaVersion},
-                      {"backend", header.backend},
-                      {"provenance", header.provenance},
-                      {"sweep", to_json(header.plan.options)},
-                      {"settings", nlohmann::json::array()},
-                      {"warnings", header.plan.warnings}};
+  nlohmann::json head{{"schema_version", kResultsSchemaVersion}, {"backend", header.backend},
+                      {"provenance", header.provenance},         {"sweep", to_json(header.plan.options)},
+                      {"settings", nlohmann::json::array()},     {"warnings", header.plan.warnings}};
   for (const auto& s : header.plan.settings) head["settings"].push_back(to_json(s));
   std::string text = head.dump(2);
   text.pop_back();  // drop the closing brace: the cases list and the trailer follow

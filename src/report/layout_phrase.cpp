@@ -6,7 +6,9 @@
 namespace commtune {
 namespace {
 
-std::string counted(long n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string counted(long n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 // Ranks on each node, or empty when the layout does not say.
 std::vector<long> ranks_on_each_node(const nlohmann::json& layout) {

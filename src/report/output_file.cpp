@@ -65,7 +65,8 @@ void check_output_path(const std::string& path, const OutputPolicy& policy) {
   if (error && link.type() != fs::file_type::not_found) refuse(path, error.message());
   if (link.type() == fs::file_type::not_found) {
     const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent, error)) refuse(path, "folder '" + parent.string() + "' does not exist");
+    if (!parent.empty() && !fs::is_directory(parent, error))
+      refuse(path, "folder '" + parent.string() + "' does not exist");
     return;
   }
   if (fs::is_symlink(link)) refuse(path, "it is a symbolic link (commtune never writes through one)");
@@ -74,7 +75,8 @@ void check_output_path(const std::string& path, const OutputPolicy& policy) {
   if (!policy.force) refuse(path, "it exists (--force replaces it)");
 }
 
-void emit_output(const std::string& path, const OutputPolicy& policy, const std::function<void(std::ostream&)>& render) {
+void emit_output(const std::string& path, const OutputPolicy& policy,
+                 const std::function<void(std::ostream&)>& render) {
   if (!path.empty()) check_output_path(path, policy);  // before rendering: refuse early, write nothing
   std::ostringstream text;
   render(text);

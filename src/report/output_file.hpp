@@ -25,6 +25,7 @@ void write_output_file(const std::string& path, const std::string& content, cons
 
 // Renders into `path` through write_output_file, or onto standard output when `path` is empty;
 // a failed write to standard output (a full disk, a closed pipe) is an InputError too.
-void emit_output(const std::string& path, const OutputPolicy& policy, const std::function<void(std::ostream&)>& render);
+void emit_output(const std::string& path, const OutputPolicy& policy,
+                 const std::function<void(std::ostream&)>& render);
 
 }  // namespace commtune

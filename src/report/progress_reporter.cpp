@@ -30,11 +30,14 @@ void ProgressReporter::case_finished(const CaseResult& result) {
   if (now - start_ < quiet_for_ || now - last_report_ < interval_) return;
   last_report_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double remaining = done_ > 0 ? elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0;
-  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + format_duration(elapsed) +
-                     " elapsed, ~" + format_duration(remaining) + (racing_ ? " left in this round" : " left");
+  const double remaining =
+      done_ > 0 ? elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0;
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
+                     format_duration(elapsed) + " elapsed, ~" + format_duration(remaining) +
+                     (racing_ ? " left in this round" : " left");
   if (budget_s_) line += "; " + budget_progress(*budget_s_, elapsed, racing_ ? 0 : remaining);
-  line += ": " + result.setting + " " + std::string(name_of(result.spec.collective)) + " " + format_size(result.spec.bytes) + "\n";
+  line += ": " + result.setting + " " + std::string(name_of(result.spec.collective)) + " " +
+          format_size(result.spec.bytes) + "\n";
   err_ << line << std::flush;
 }
 

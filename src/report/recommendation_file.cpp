@@ -2,7 +2,8 @@
 
 namespace commtune {
 
-void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation, const OutputPolicy& policy) {
+void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation,
+                               const OutputPolicy& policy) {
   write_output_file(path, recommendation.dump(2) + "\n", policy);
 }
 

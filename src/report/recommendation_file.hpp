@@ -10,6 +10,7 @@
 
 namespace commtune {
 
-void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation, const OutputPolicy& policy);
+void write_recommendation_file(const std::string& path, const nlohmann::json& recommendation,
+                               const OutputPolicy& policy);
 
 }  // namespace commtune

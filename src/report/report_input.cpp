@@ -10,7 +10,9 @@ namespace {
 
 // What a results reader takes: commtune's results ("schema_version") or nccl-tests' JSON, which
 // load_any_results tells apart; anything carrying another tool's "kind" or "tool" is not one.
-bool may_be_results(const nlohmann::json& j) { return j.is_object() && !j.contains("kind") && !j.contains("tool"); }
+bool may_be_results(const nlohmann::json& j) {
+  return j.is_object() && !j.contains("kind") && !j.contains("tool");
+}
 
 }  // namespace
 
@@ -20,7 +22,9 @@ ReportInput load_report_input(const std::string& path) {
   if (is_compare_json(doc)) return {path, compare_document_from_json(doc, path)};
   if (is_doctor_json(doc)) return {path, doctor_document_from_json(doc, path)};
   if (!may_be_results(doc))
-    throw InputError(path + ": not a results file, tune recommendation, compare report (--format json) or doctor report (--json)");
+    throw InputError(path +
+                     ": not a results file, tune recommendation, compare report (--format json) or doctor "
+                     "report (--json)");
   ResultsDocument results = load_any_results(path);
   if (results.cases.empty()) throw InputError(path + ": no cases to draw");
   return {path, std::move(results)};
@@ -28,10 +32,14 @@ ReportInput load_report_input(const std::string& path) {
 
 std::string_view kind_name(const ReportInput& input) {
   switch (input.content.index()) {
-    case 0: return "results";
-    case 1: return "recommendation";
-    case 2: return "compare";
-    default: return "doctor";
+    case 0:
+      return "results";
+    case 1:
+      return "recommendation";
+    case 2:
+      return "compare";
+    default:
+      return "doctor";
   }
 }
 

@@ -5,7 +5,8 @@
 namespace commtune {
 
 void RoundTableOrder::begin(const RunHeader& header) {
-  for (std::size_t i = 0; i < header.plan.settings.size(); ++i) setting_order_.emplace(header.plan.settings[i].name, i);
+  for (std::size_t i = 0; i < header.plan.settings.size(); ++i)
+    setting_order_.emplace(header.plan.settings[i].name, i);
   table_->begin(header);
 }
 
@@ -48,7 +49,8 @@ void RoundTableOrder::flush() {
     const auto it = setting_order_.find(r.setting);
     return it == setting_order_.end() ? setting_order_.size() : it->second;
   };
-  std::stable_sort(held_.begin(), held_.end(), [&](const CaseResult& a, const CaseResult& b) { return place(a) < place(b); });
+  std::stable_sort(held_.begin(), held_.end(),
+                   [&](const CaseResult& a, const CaseResult& b) { return place(a) < place(b); });
   for (const CaseResult& r : held_) table_->case_finished(r);
   held_.clear();
 }

@@ -14,8 +14,8 @@ void RunPoolingSink::begin(const RunHeader& header) { inner_->begin(header); }
 void RunPoolingSink::setting_started(const Setting& setting) { inner_->setting_started(setting); }
 
 void RunPoolingSink::case_finished(const CaseResult& result) {
-  const Key key{result.setting, result.spec.collective, result.spec.bytes, result.spec.dtype,
-                result.spec.op, result.spec.root, result.spec.placement};
+  const Key key{result.setting, result.spec.collective, result.spec.bytes,    result.spec.dtype,
+                result.spec.op, result.spec.root,       result.spec.placement};
   auto [it, inserted] = pending_.try_emplace(key);
   if (inserted) order_.push_back(key);
   it->second.push_back(result);

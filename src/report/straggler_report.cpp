@@ -17,8 +17,9 @@ std::vector<CaseArrivals> arrivals_of(const std::vector<CaseResult>& cases) {
   std::vector<CaseArrivals> out;
   for (const auto& c : cases)
     if (has_rank_evidence(c))
-      out.push_back(CaseArrivals{std::string(name_of(c.spec.collective)) + " " + std::to_string(c.spec.bytes) + " B",
-                                 c.time_us.median, c.arrivals.value_or(ArrivalTally{}), c.cpu_share});
+      out.push_back(
+          CaseArrivals{std::string(name_of(c.spec.collective)) + " " + std::to_string(c.spec.bytes) + " B",
+                       c.time_us.median, c.arrivals.value_or(ArrivalTally{}), c.cpu_share});
   return out;
 }
 
@@ -38,19 +39,22 @@ std::vector<std::string> rank_hosts(const nlohmann::json& layout) {
 void write_straggler_findings(const std::vector<Finding>& findings, std::ostream& out) {
   std::ostringstream text;  // one write: a launcher that merges the streams never splits it
   for (const auto& f : findings)
-    text << "#\n# [" << name_of(f.severity) << "] " << f.id << " " << f.subject << "\n#   evidence: " << f.evidence
-         << "\n#   do: " << f.action << "\n";
+    text << "#\n# [" << name_of(f.severity) << "] " << f.id << " " << f.subject
+         << "\n#   evidence: " << f.evidence << "\n#   do: " << f.action << "\n";
   out << text.str() << std::flush;
 }
 
 void StragglerReport::begin(const RunHeader& header) {
-  if (header.provenance.is_object() && header.provenance.contains("layout")) hosts_ = rank_hosts(header.provenance["layout"]);
+  if (header.provenance.is_object() && header.provenance.contains("layout"))
+    hosts_ = rank_hosts(header.provenance["layout"]);
 }
 
 void StragglerReport::case_finished(const CaseResult& result) {
   if (has_rank_evidence(result)) cases_.push_back(result);
 }
 
-void StragglerReport::end(const RunSummary&) { write_straggler_findings(find_stragglers(arrivals_of(cases_), hosts_), out_); }
+void StragglerReport::end(const RunSummary&) {
+  write_straggler_findings(find_stragglers(arrivals_of(cases_), hosts_), out_);
+}
 
 }  // namespace commtune

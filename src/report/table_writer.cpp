@@ -37,18 +37,20 @@ std::string format_half(const CaseResult* r) {
   if (r == nullptr || !r->measured())
     return printf_string("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
   return printf_string("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
-                spread_percent(r->time_us), wrong_text(r->wrong).c_str());
+                       spread_percent(r->time_us), wrong_text(r->wrong).c_str());
 }
 
 void TableWriter::begin(const RunHeader& header) {
   placements_ = header.plan.options.placements;
   for (const auto& s : header.plan.settings) setting_descriptions_[s.name] = knobs_text(s);
-  const auto layout = header.provenance.is_object() ? header.provenance.find("layout") : header.provenance.end();
+  const auto layout =
+      header.provenance.is_object() ? header.provenance.find("layout") : header.provenance.end();
   const nlohmann::json nodes = layout != header.provenance.end() ? *layout : nlohmann::json();
-  out_ << "# commtune sweep: backend " << header.backend << ", " << layout_phrase(header.plan.nranks, nodes) << ", "
-       << header.plan.cases.size() << " cases" << (header.runs > 1 ? " x " + std::to_string(header.runs) + " runs" : "")
-       << "\n";
-  if (const auto labels = header.provenance.find("labels"); labels != header.provenance.end() && labels->is_array())
+  out_ << "# commtune sweep: backend " << header.backend << ", " << layout_phrase(header.plan.nranks, nodes)
+       << ", " << header.plan.cases.size() << " cases"
+       << (header.runs > 1 ? " x " + std::to_string(header.runs) + " runs" : "") << "\n";
+  if (const auto labels = header.provenance.find("labels");
+      labels != header.provenance.end() && labels->is_array())
     for (const auto& label : *labels)
       if (label.is_string()) out_ << "# label: " << label.get<std::string>() << "\n";
   for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
@@ -60,11 +62,13 @@ void TableWriter::begin(const RunHeader& header) {
       if (s.is_default()) choice_settings_.insert(s.name);
   ceiling_ = ceiling_of(header.provenance);
   if (ceiling_)
-    out_ << "# eff%: busbw / ceiling; ceiling " << printf_string("%.1f GB/s", ceiling_->gbps) << ": " << ceiling_->path << " ("
-         << ceiling_->basis << ")\n";
-  if (show_nccl_tests_) out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
+    out_ << "# eff%: busbw / ceiling; ceiling " << printf_string("%.1f GB/s", ceiling_->gbps) << ": "
+         << ceiling_->path << " (" << ceiling_->basis << ")\n";
+  if (show_nccl_tests_)
+    out_ << "# nt-time: nccl-tests' time (us): each rank's timed-loop time / iterations, mean over ranks\n";
   if (!choice_settings_.empty())
-    out_ << "# nccl-chose: the algorithm/protocol NCCL's cost table picked by itself, recorded by commtune's tuner plugin\n";
+    out_ << "# nccl-chose: the algorithm/protocol NCCL's cost table picked by itself, recorded by commtune's "
+            "tuner plugin\n";
 }
 
 void TableWriter::run_started(std::size_t run, std::size_t runs) {
@@ -114,10 +118,11 @@ void TableWriter::flush_row() {
   const std::pair<std::string, Collective> section{first.setting, first.spec.collective};
   if (section_ != section) print_section_header(first);
   section_ = section;
-  std::string line = printf_string("  %10llu  %10zu  %8s  %6s  %5d", static_cast<unsigned long long>(first.spec.bytes),
-                            first.spec.count, std::string(name_of(first.spec.dtype)).c_str(),
-                            traits_of(first.spec.collective).reduces ? std::string(name_of(first.spec.op)).c_str() : "none",
-                            first.spec.root);
+  std::string line = printf_string(
+      "  %10llu  %10zu  %8s  %6s  %5d", static_cast<unsigned long long>(first.spec.bytes), first.spec.count,
+      std::string(name_of(first.spec.dtype)).c_str(),
+      traits_of(first.spec.collective).reduces ? std::string(name_of(first.spec.op)).c_str() : "none",
+      first.spec.root);
   std::vector<std::string> notes;
   for (Placement p : placements_) {
     const CaseResult* match = nullptr;
@@ -126,7 +131,9 @@ void TableWriter::flush_row() {
     line += format_half(match);
     if (show_nccl_tests_) line += format_nccl_tests(match);
     if (ceiling_)
-      line += match && match->measured() ? printf_string("  %6.1f", efficiency(match->busbw_gbps, *ceiling_) * 100) : printf_string("  %6s", "--");
+      line += match && match->measured()
+                  ? printf_string("  %6.1f", efficiency(match->busbw_gbps, *ceiling_) * 100)
+                  : printf_string("  %6s", "--");
     if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
   }
   if (show_choice_) line += "  " + choice_cell(notes);
@@ -142,8 +149,10 @@ std::string TableWriter::choice_cell(std::vector<std::string>& notes) {
   for (Placement p : placements_)
     for (const auto& r : row_) {
       if (r.spec.placement != p || !r.nccl_choice) continue;
-      if (shown == nullptr) shown = &*r.nccl_choice;
-      else if (!(*r.nccl_choice == *shown)) notes.push_back(std::string(name_of(p)) + ": nccl-chose " + describe(*r.nccl_choice));
+      if (shown == nullptr)
+        shown = &*r.nccl_choice;
+      else if (!(*r.nccl_choice == *shown))
+        notes.push_back(std::string(name_of(p)) + ": nccl-chose " + describe(*r.nccl_choice));
     }
   if (shown == nullptr) return "--";
   if (!shown->recorded && shown->reason != said_unrecorded_) {
@@ -178,11 +187,14 @@ void TableWriter::end(const RunSummary& summary) {
   flush_row();
   out_ << "#\n# Out of bounds values : " << wrong_total_ << (wrong_total_ == 0 ? " OK" : " WRONG") << "\n";
   for (const auto& p : peaks_)
-    out_ << "# peak busbw " << printf_string("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
+    out_ << "# peak busbw "
+         << printf_string("%-40s", (p.setting + " " + std::string(name_of(p.collective))).c_str())
          << printf_string("%9.3f GB/s at %s", p.busbw, format_size(p.bytes).c_str()) << "\n";
   if (ceiling_ && !peaks_.empty()) {
-    const auto best = std::max_element(peaks_.begin(), peaks_.end(), [](const Peak& a, const Peak& b) { return a.busbw < b.busbw; });
-    out_ << "# efficiency: " << best->setting << " " << name_of(best->collective) << " peak " << efficiency_verdict(best->busbw, *ceiling_) << "\n";
+    const auto best = std::max_element(peaks_.begin(), peaks_.end(),
+                                       [](const Peak& a, const Peak& b) { return a.busbw < b.busbw; });
+    out_ << "# efficiency: " << best->setting << " " << name_of(best->collective) << " peak "
+         << efficiency_verdict(best->busbw, *ceiling_) << "\n";
   }
   out_ << "# cases: " << summary.measured << " measured, " << summary.wrong_data << " with wrong data, "
        << summary.failed << " failed" << (summary.complete ? "" : " (interrupted)") << "\n";

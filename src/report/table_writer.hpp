@@ -44,8 +44,8 @@ class TableWriter : public ResultSink {
   std::optional<RowKey> row_key_;
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
-  std::optional<Ceiling> ceiling_;  // an eff% column per half and a verdict: the run has a ceiling
-  bool show_nccl_tests_ = false;  // an nt-time column per half: the NCCL backend measures it
+  std::optional<Ceiling> ceiling_;         // an eff% column per half and a verdict: the run has a ceiling
+  bool show_nccl_tests_ = false;           // an nt-time column per half: the NCCL backend measures it
   std::set<std::string> choice_settings_;  // NCCL settings that force nothing: a nccl-chose column
   bool show_choice_ = false;               // in the current section
   std::string said_unrecorded_;            // the reason last noted in this section

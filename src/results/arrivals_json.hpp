@@ -12,6 +12,7 @@ namespace commtune {
 nlohmann::json to_json(const ArrivalTally& tally);
 
 // `nranks` and `samples`: the case's; throws InputError naming the field.
-ArrivalTally arrivals_from_json(const nlohmann::json& j, const std::string& where, int nranks, std::size_t samples);
+ArrivalTally arrivals_from_json(const nlohmann::json& j, const std::string& where, int nranks,
+                                std::size_t samples);
 
 }  // namespace commtune

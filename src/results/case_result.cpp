@@ -11,10 +11,10 @@ namespace commtune {
 namespace {
 
 constexpr NameTable<CaseStatus, 5> kStatusNames{{{CaseStatus::Ok, "ok"},
-                                                                              {CaseStatus::WrongData, "wrong-data"},
-                                                                              {CaseStatus::Failed, "failed"},
-                                                                              {CaseStatus::TimedOut, "timed-out"},
-                                                                              {CaseStatus::Skipped, "skipped"}}};
+                                                 {CaseStatus::WrongData, "wrong-data"},
+                                                 {CaseStatus::Failed, "failed"},
+                                                 {CaseStatus::TimedOut, "timed-out"},
+                                                 {CaseStatus::Skipped, "skipped"}}};
 
 constexpr NameTable<SampleUnit, 3> kSampleUnitNames{{{SampleUnit::Iteration, "iteration"},
                                                      {SampleUnit::BatchMean, "batch-mean"},
@@ -26,7 +26,8 @@ std::string_view name_of(SampleUnit u) { return name_in(kSampleUnitNames, u); }
 
 SampleUnit parse_sample_unit(std::string_view text) {
   if (const std::optional<SampleUnit> unit = value_in(kSampleUnitNames, text)) return *unit;
-  throw InputError("unknown sample unit '" + std::string(text) + "' (known: " + names_in(kSampleUnitNames) + ")");
+  throw InputError("unknown sample unit '" + std::string(text) + "' (known: " + names_in(kSampleUnitNames) +
+                   ")");
 }
 
 std::string_view name_of(CaseStatus s) { return name_in(kStatusNames, s); }
@@ -47,8 +48,8 @@ CaseResult failed_case(const Case& spec, const std::string& setting, int nranks,
   return r;
 }
 
-CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const std::vector<double>& seconds,
-                         double pipelined_seconds, std::int64_t wrong) {
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks,
+                         const std::vector<double>& seconds, double pipelined_seconds, std::int64_t wrong) {
   CaseResult r;
   r.spec = spec;
   r.setting = setting;
@@ -77,12 +78,15 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   CaseResult r = measured_case(spec, setting, nranks, run.samples, run.pipelined_seconds, wrong);
   r.sample_unit = run.unit;
   if (run.unit == SampleUnit::Block) r.sample_block = run.block;
-  if (const std::optional<double> loop = run.loop_seconds_per_iteration()) r.nccl_tests = loop_figure(spec, nranks, *loop);
-  if (nranks >= 2 && !run.inside_s.empty() && run.inside_s.size() == run.samples.size() * static_cast<std::size_t>(nranks)) {
+  if (const std::optional<double> loop = run.loop_seconds_per_iteration())
+    r.nccl_tests = loop_figure(spec, nranks, *loop);
+  if (nranks >= 2 && !run.inside_s.empty() &&
+      run.inside_s.size() == run.samples.size() * static_cast<std::size_t>(nranks)) {
     r.arrival_samples = last_arrivals(run.inside_s, nranks);
     r.arrivals = tally_arrivals(r.arrival_samples, nranks);
   }
-  if (const std::vector<double> share = run.cpu_share(); share.size() == static_cast<std::size_t>(nranks)) r.cpu_share = share;
+  if (const std::vector<double> share = run.cpu_share(); share.size() == static_cast<std::size_t>(nranks))
+    r.cpu_share = share;
   return r;
 }
 

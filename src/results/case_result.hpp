@@ -45,15 +45,15 @@ struct CaseResult {
   std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
   int nranks = 1;
   CaseStatus status = CaseStatus::Ok;
-  std::string reason;        // why it failed or was skipped; empty when ok
-  SampleStats time_us;       // per-iteration time (or per-batch means), max over ranks, in microseconds
+  std::string reason;   // why it failed or was skipped; empty when ok
+  SampleStats time_us;  // per-iteration time (or per-batch means), max over ranks, in microseconds
   SampleUnit sample_unit = SampleUnit::Iteration;  // what one time_us sample stands for
   std::size_t sample_block = 1;                    // Block: iterations per sample
-  double pipelined_us = 0;   // total / iterations of the longest batch, from the samples
-  std::optional<LoopFigure> nccl_tests;  // where the backend measures it (NCCL)
-  double algbw_gbps = 0;     // from the median
-  double busbw_gbps = 0;     // from the median
-  std::int64_t wrong = -1;   // mismatching elements summed over ranks; -1: not checked
+  double pipelined_us = 0;                // total / iterations of the longest batch, from the samples
+  std::optional<LoopFigure> nccl_tests;   // where the backend measures it (NCCL)
+  double algbw_gbps = 0;                  // from the median
+  double busbw_gbps = 0;                  // from the median
+  std::int64_t wrong = -1;                // mismatching elements summed over ranks; -1: not checked
   std::optional<NcclChoice> nccl_choice;  // NCCL backend, default setting: what NCCL chose by itself
   // A repeated sweep (--repeat N): each run's median (and nccl-tests figure), in run order;
   // empty for a single run. time_us then summarises the samples of every run, pooled.
@@ -81,8 +81,8 @@ CaseResult failed_case(const Case& spec, const std::string& setting, int nranks,
                        std::string reason);
 
 // Fills statistics and bandwidths from per-iteration seconds; sets WrongData when wrong > 0.
-CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const std::vector<double>& seconds,
-                         double pipelined_seconds, std::int64_t wrong);
+CaseResult measured_case(const Case& spec, const std::string& setting, int nranks,
+                         const std::vector<double>& seconds, double pipelined_seconds, std::int64_t wrong);
 // The same from a whole sampling run: also its sample unit and, where it has one, nccl-tests'
 // figure.
 CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const SampleRun& run,

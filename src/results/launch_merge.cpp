@@ -9,10 +9,12 @@
 namespace commtune {
 namespace {
 
-using LaunchCaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, int>;
+using LaunchCaseKey =
+    std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, int>;
 
 LaunchCaseKey key_of(const CaseResult& r) {
-  return {r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement, r.nranks};
+  return {r.setting, r.spec.collective, r.spec.bytes,     r.spec.dtype,
+          r.spec.op, r.spec.root,       r.spec.placement, r.nranks};
 }
 
 std::map<LaunchCaseKey, const CaseResult*> index_of(const ResultsDocument& d) {
@@ -27,13 +29,16 @@ std::vector<std::string> setting_names(const ResultsDocument& d) {
   return out;
 }
 
-void check_same_plan(const ResultsDocument& first, const std::string& first_origin, const ResultsDocument& other,
-                     const std::string& origin) {
-  const std::string versus = " than " + first_origin + " (tune several results only of the same sweep, launched again)";
-  if (other.backend != first.backend) throw InputError(origin + ": another backend (" + other.backend + ")" + versus);
+void check_same_plan(const ResultsDocument& first, const std::string& first_origin,
+                     const ResultsDocument& other, const std::string& origin) {
+  const std::string versus =
+      " than " + first_origin + " (tune several results only of the same sweep, launched again)";
+  if (other.backend != first.backend)
+    throw InputError(origin + ": another backend (" + other.backend + ")" + versus);
   if (setting_names(other) != setting_names(first)) throw InputError(origin + ": other settings" + versus);
   const auto a = index_of(first), b = index_of(other);
-  if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) { return x.first == y.first; }))
+  if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin(),
+                                          [](const auto& x, const auto& y) { return x.first == y.first; }))
     throw InputError(origin + ": other cases (sizes, collectives, placements or rank count)" + versus);
 }
 
@@ -41,7 +46,8 @@ std::vector<double> runs_of(const CaseResult& r) {
   return r.run_medians_us.empty() ? std::vector<double>{r.time_us.median} : r.run_medians_us;
 }
 
-CaseResult merge_case(const std::vector<const CaseResult*>& launches, const std::vector<std::string>& origins) {
+CaseResult merge_case(const std::vector<const CaseResult*>& launches,
+                      const std::vector<std::string>& origins) {
   for (std::size_t i = 0; i < launches.size(); ++i)
     if (launches[i]->status != CaseStatus::Ok) {
       CaseResult bad = *launches[i];
@@ -49,7 +55,8 @@ CaseResult merge_case(const std::vector<const CaseResult*>& launches, const std:
       return bad;
     }
   std::vector<const CaseResult*> by_median = launches;
-  std::sort(by_median.begin(), by_median.end(), [](auto* x, auto* y) { return x->time_us.median < y->time_us.median; });
+  std::sort(by_median.begin(), by_median.end(),
+            [](auto* x, auto* y) { return x->time_us.median < y->time_us.median; });
   CaseResult out = *by_median[(by_median.size() - 1) / 2];
   out.run_medians_us.clear();
   out.run_nccl_tests_us.clear();
@@ -62,11 +69,15 @@ CaseResult merge_case(const std::vector<const CaseResult*>& launches, const std:
 
 }  // namespace
 
-ResultsDocument merge_launches(const std::vector<ResultsDocument>& documents, const std::vector<std::string>& origins) {
-  if (documents.empty() || documents.size() != origins.size()) throw Error("merge_launches: one origin per document, at least one");
-  for (std::size_t i = 1; i < documents.size(); ++i) check_same_plan(documents[0], origins[0], documents[i], origins[i]);
+ResultsDocument merge_launches(const std::vector<ResultsDocument>& documents,
+                               const std::vector<std::string>& origins) {
+  if (documents.empty() || documents.size() != origins.size())
+    throw Error("merge_launches: one origin per document, at least one");
+  for (std::size_t i = 1; i < documents.size(); ++i)
+    check_same_plan(documents[0], origins[0], documents[i], origins[i]);
   ResultsDocument out = documents[0];
-  out.complete = std::all_of(documents.begin(), documents.end(), [](const ResultsDocument& d) { return d.complete; });
+  out.complete =
+      std::all_of(documents.begin(), documents.end(), [](const ResultsDocument& d) { return d.complete; });
   std::vector<std::map<LaunchCaseKey, const CaseResult*>> indexes;
   for (const ResultsDocument& d : documents) indexes.push_back(index_of(d));
   for (CaseResult& r : out.cases) {

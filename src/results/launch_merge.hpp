@@ -14,6 +14,7 @@ namespace commtune {
 
 // Throws InputError naming the file when it differs from the first: another backend, rank
 // count, settings, or set of cases (setting, collective, size, type, op, root, placement).
-ResultsDocument merge_launches(const std::vector<ResultsDocument>& documents, const std::vector<std::string>& origins);
+ResultsDocument merge_launches(const std::vector<ResultsDocument>& documents,
+                               const std::vector<std::string>& origins);
 
 }  // namespace commtune

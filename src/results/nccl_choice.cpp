@@ -11,7 +11,8 @@ namespace commtune {
 namespace {
 
 // The cost table's rows and columns in NCCL 2.28 order (the tuner plugin's tables hold the same).
-constexpr std::array<std::string_view, 7> kAlgorithms{"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
+constexpr std::array<std::string_view, 7> kAlgorithms{
+    "tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
 constexpr std::array<std::string_view, 3> kProtocols{"ll", "ll128", "simple"};
 
 template <std::size_t N>
@@ -60,10 +61,13 @@ bool is_nccl_protocol_token(std::string_view token) { return listed(kProtocols, 
 
 std::string short_form(const NcclChoice& c) {
   if (!c.recorded) return "--";
-  return upper(c.algorithm) + "/" + upper(c.protocol) + (c.channels > 0 ? "/" + std::to_string(c.channels) + "ch" : "");
+  return upper(c.algorithm) + "/" + upper(c.protocol) +
+         (c.channels > 0 ? "/" + std::to_string(c.channels) + "ch" : "");
 }
 
-std::string describe(const NcclChoice& c) { return c.recorded ? short_form(c) : "not recorded (" + c.reason + ")"; }
+std::string describe(const NcclChoice& c) {
+  return c.recorded ? short_form(c) : "not recorded (" + c.reason + ")";
+}
 
 nlohmann::json to_json(const NcclChoice& c) {
   if (!c.recorded) return {{"recorded", false}, {"reason", c.reason}};
@@ -76,12 +80,15 @@ NcclChoice nccl_choice_from_json(const nlohmann::json& j, const std::string& whe
   if (!j.is_object()) bad_value(where, "an object", j);
   if (!field_as<bool>(j, "recorded", where)) {
     NcclChoice c = unrecorded_choice(field_as<std::string>(j, "reason", where));
-    if (c.reason.empty()) throw InputError(member_path(where, "reason") + ": an unrecorded choice needs its reason");
+    if (c.reason.empty())
+      throw InputError(member_path(where, "reason") + ": an unrecorded choice needs its reason");
     return c;
   }
-  NcclChoice c = recorded_choice(token_at(j, "algorithm", where, true), token_at(j, "protocol", where, false));
+  NcclChoice c =
+      recorded_choice(token_at(j, "algorithm", where, true), token_at(j, "protocol", where, false));
   if (j.contains("channels"))
-    c.channels = static_cast<int>(integer_in(j.at("channels"), member_path(where, "channels"), 1, kMaxRecordedChannels));
+    c.channels = static_cast<int>(
+        integer_in(j.at("channels"), member_path(where, "channels"), 1, kMaxRecordedChannels));
   return c;
 }
 

@@ -1,11 +1,13 @@
 #include "results/nccl_tests_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
 
+#include "core/collective_table.hpp"
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
 #include "core/plausible_bounds.hpp"
@@ -20,25 +22,35 @@ using nlohmann::json;
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
 
 struct Program {
-  const char* name;
   Collective collective;
+  const char* name;
 };
-constexpr Program kPrograms[] = {{"all_reduce_perf", Collective::AllReduce},
-                                 {"all_gather_perf", Collective::AllGather},
-                                 {"broadcast_perf", Collective::Broadcast},
-                                 {"reduce_scatter_perf", Collective::ReduceScatter}};
+constexpr std::array<Program, kCollectiveCount> kPrograms{
+    {{Collective::AllReduce, "all_reduce_perf"},
+     {Collective::AllGather, "all_gather_perf"},
+     {Collective::Broadcast, "broadcast_perf"},
+     {Collective::ReduceScatter, "reduce_scatter_perf"}}};
+static_assert(covers_every_collective(kPrograms), "one nccl-tests program per collective, in enum order");
+
+std::string program_names() {
+  std::string out;
+  for (const Program& p : kPrograms) out += (out.empty() ? "" : ", ") + std::string(p.name);
+  return out;
+}
 
 Collective collective_at(const json& document, const std::string& origin) {
   const json& args = required_field(document, "args", origin);
   const std::string path = origin + ": args";
   if (!args.is_array() || args.empty()) bad_value(path, "the command line, a list of strings", args);
-  for (std::size_t i = 0; i < args.size(); ++i) value_as<std::string>(args[i], path + "[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < args.size(); ++i)
+    value_as<std::string>(args[i], path + "[" + std::to_string(i) + "]");
   const std::string program = args[0].get<std::string>();
-  const std::string base = program.substr(program.find_last_of('/') == std::string::npos ? 0 : program.find_last_of('/') + 1);
+  const std::string base =
+      program.substr(program.find_last_of('/') == std::string::npos ? 0 : program.find_last_of('/') + 1);
   for (const Program& p : kPrograms)
     if (base == p.name) return p.collective;
-  throw InputError(path + "[0]: " + quote_text(base) +
-                   " is not a benchmark compare reads (all_reduce_perf, all_gather_perf, broadcast_perf, reduce_scatter_perf)");
+  throw InputError(path + "[0]: " + quote_text(base) + " is not a benchmark compare reads (" +
+                   program_names() + ")");
 }
 
 struct Layout {
@@ -50,8 +62,10 @@ Layout layout_at(const json& document, const std::string& origin) {
   const std::string where = origin + ": config";
   const json& config = required_field(document, "config", origin);
   if (!config.is_object()) bad_value(where, "an object", config);
-  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"), 1, kMaxPlausibleCount);
-  const auto gpus = integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxPlausibleCount);
+  const auto threads = integer_in(required_field(config, "nthreads", where), member_path(where, "nthreads"),
+                                  1, kMaxPlausibleCount);
+  const auto gpus =
+      integer_in(required_field(config, "ngpus", where), member_path(where, "ngpus"), 1, kMaxPlausibleCount);
   const json& devices = required_field(config, "devices", where);
   const std::string at = member_path(where, "devices");
   if (!devices.is_array() || devices.empty()) bad_value(at, "a list of one device per process", devices);
@@ -63,7 +77,8 @@ Layout layout_at(const json& document, const std::string& origin) {
     gpu_models.push_back(field_as<std::string>(devices[i], "device_info", item));
   }
   const std::int64_t nranks = static_cast<std::int64_t>(devices.size()) * threads * gpus;
-  if (nranks > kMaxPlausibleCount) throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
+  if (nranks > kMaxPlausibleCount)
+    throw InputError(where + ": " + std::to_string(nranks) + " ranks is not plausible");
   Layout out;
   out.nranks = static_cast<int>(nranks);
   // As in commtune's provenance, layout counts processes; the cases carry the communicator's ranks.
@@ -73,16 +88,21 @@ Layout layout_at(const json& document, const std::string& origin) {
 
 // "2.19.3" from NCCL's version code (21903; 2.8 and older: 2803).
 std::string nccl_version_text(std::int64_t code) {
-  if (code >= 10000) return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
-  return std::to_string(code / 1000) + "." + std::to_string(code / 100 % 10) + "." + std::to_string(code % 100);
+  if (code >= 10000)
+    return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+           std::to_string(code % 100);
+  return std::to_string(code / 1000) + "." + std::to_string(code / 100 % 10) + "." +
+         std::to_string(code % 100);
 }
 
 json provenance_at(const json& document, const std::string& origin, const Layout& layout) {
   json p{{"tool", "nccl-tests"}, {"layout", layout.provenance}};
-  if (document.contains("start_time")) p["start_time"] = top_field_as<std::string>(document, "start_time", origin);
+  if (document.contains("start_time"))
+    p["start_time"] = top_field_as<std::string>(document, "start_time", origin);
   p["argv"] = document["args"];
   if (document.contains("nccl_version"))
-    p["nccl"] = {{"version", nccl_version_text(integer_in(document["nccl_version"], origin + ": nccl_version", 0, 1'000'000))}};
+    p["nccl"] = {{"version", nccl_version_text(integer_in(document["nccl_version"], origin + ": nccl_version",
+                                                          0, 1'000'000))}};
   if (document.contains("env")) {
     const json& env = document["env"];
     if (!env.is_array()) bad_value(origin + ": env", "a list of NAME=VALUE strings", env);
@@ -90,7 +110,8 @@ json provenance_at(const json& document, const std::string& origin, const Layout
     for (std::size_t i = 0; i < env.size(); ++i) {
       const std::string entry = value_as<std::string>(env[i], origin + ": env[" + std::to_string(i) + "]");
       const auto eq = entry.find('=');
-      if (entry.rfind("NCCL_", 0) == 0 && eq != std::string::npos) kept[entry.substr(0, eq)] = entry.substr(eq + 1);
+      if (entry.rfind("NCCL_", 0) == 0 && eq != std::string::npos)
+        kept[entry.substr(0, eq)] = entry.substr(eq + 1);
     }
     p["environment"] = kept;
   }
@@ -98,7 +119,8 @@ json provenance_at(const json& document, const std::string& origin, const Layout
 }
 
 // A number nccl-tests wrote with "%lf", or the string "nan" it writes for NaN (nullopt).
-std::optional<double> figure_at(const json& half, const char* key, const std::string& where, double low, double high) {
+std::optional<double> figure_at(const json& half, const char* key, const std::string& where, double low,
+                                double high) {
   const json& value = required_field(half, key, where);
   if (value.is_string() && value.get<std::string>() == "nan") return std::nullopt;
   return number_in(value, member_path(where, key), low, high);
@@ -114,7 +136,8 @@ int root_at(const json& row, const std::string& where, Collective c, int nranks)
     throw InputError(member_path(where, "root") + ": expected a rank, got " + quote_text(text));
   const bool rooted = traits_of(c).rooted;
   if (rooted && (root < 0 || root >= nranks))
-    throw InputError(member_path(where, "root") + ": " + std::to_string(root) + " is not one of the " + std::to_string(nranks) + " ranks");
+    throw InputError(member_path(where, "root") + ": " + std::to_string(root) + " is not one of the " +
+                     std::to_string(nranks) + " ranks");
   return rooted ? root : -1;
 }
 
@@ -122,17 +145,21 @@ Case case_at(const json& row, const std::string& where, Collective collective, i
   if (!row.is_object()) bad_value(where, "an object", row);
   Case c;
   c.collective = collective;
-  c.bytes = static_cast<std::uint64_t>(integer_in(required_field(row, "size", where), member_path(where, "size"), 1, kMaxBytes));
-  c.count = static_cast<std::size_t>(integer_in(required_field(row, "count", where), member_path(where, "count"), 0, kMaxBytes));
+  c.bytes = static_cast<std::uint64_t>(
+      integer_in(required_field(row, "size", where), member_path(where, "size"), 1, kMaxBytes));
+  c.count = static_cast<std::size_t>(
+      integer_in(required_field(row, "count", where), member_path(where, "count"), 0, kMaxBytes));
   const std::string type = field_as<std::string>(row, "type", where);
   c.dtype = parsed_at(member_path(where, "type"), [&] { return parse_data_type(type); });
   const std::string op = field_as<std::string>(row, "redop", where);
-  if (traits_of(collective).reduces) c.op = parsed_at(member_path(where, "redop"), [&] { return parse_reduce_op(op); });
+  if (traits_of(collective).reduces)
+    c.op = parsed_at(member_path(where, "redop"), [&] { return parse_reduce_op(op); });
   c.root = root_at(row, where, collective, nranks);
   if (c.bytes % size_granularity(collective, c.dtype, nranks) != 0 ||
       buffer_counts(collective, c.bytes, c.dtype, nranks).count != c.count)
-    throw InputError(where + ": size " + std::to_string(c.bytes) + " and count " + std::to_string(c.count) + " do not describe " +
-                     std::string(name_of(collective)) + " of " + std::string(name_of(c.dtype)) + " on " + std::to_string(nranks) + " ranks");
+    throw InputError(where + ": size " + std::to_string(c.bytes) + " and count " + std::to_string(c.count) +
+                     " do not describe " + std::string(name_of(collective)) + " of " +
+                     std::string(name_of(c.dtype)) + " on " + std::to_string(nranks) + " ranks");
   return c;
 }
 
@@ -140,7 +167,8 @@ Case case_at(const json& row, const std::string& where, Collective collective, i
 CaseResult half_at(const json& half, const std::string& where, const Case& spec, int nranks) {
   if (!half.is_object()) bad_value(where, "null or an object with time, alg_bw, bus_bw, nwrong", half);
   if (half.contains("cpu_time") && !half.contains("time"))
-    throw InputError(where + ": cpu_time (nccl-tests -C 1) is not nccl-tests' time; compare needs a run without -C");
+    throw InputError(where +
+                     ": cpu_time (nccl-tests -C 1) is not nccl-tests' time; compare needs a run without -C");
   CaseResult r;
   r.spec = spec;
   r.setting = kDefaultSettingName;
@@ -149,7 +177,9 @@ CaseResult half_at(const json& half, const std::string& where, const Case& spec,
   const std::optional<double> algbw = figure_at(half, "alg_bw", where, 0, 1e12);
   const std::optional<double> busbw = figure_at(half, "bus_bw", where, 0, 1e12);
   const json& nwrong = required_field(half, "nwrong", where);
-  r.wrong = nwrong.is_null() ? -1 : static_cast<std::int64_t>(number_in(nwrong, member_path(where, "nwrong"), 0, 9e15));
+  r.wrong = nwrong.is_null()
+                ? -1
+                : static_cast<std::int64_t>(number_in(nwrong, member_path(where, "nwrong"), 0, 9e15));
   if (!nwrong.is_null() && std::floor(nwrong.get<double>()) != nwrong.get<double>())
     bad_value(member_path(where, "nwrong"), "a whole number of elements", nwrong);
   if (!time) {
@@ -163,7 +193,8 @@ CaseResult half_at(const json& half, const std::string& where, const Case& spec,
   r.algbw_gbps = r.nccl_tests->algbw_gbps;
   r.busbw_gbps = r.nccl_tests->busbw_gbps;
   r.status = r.wrong > 0 ? CaseStatus::WrongData : CaseStatus::Ok;
-  if (r.wrong > 0) r.reason = std::to_string(r.wrong) + " elements differ from the expected result (nccl-tests' #wrong)";
+  if (r.wrong > 0)
+    r.reason = std::to_string(r.wrong) + " elements differ from the expected result (nccl-tests' #wrong)";
   return r;
 }
 
@@ -172,10 +203,12 @@ void read_iterations(const json& row, const char* key, const std::string& where,
   if (!row.contains(key) || row[key].is_null() || r.status == CaseStatus::Failed) return;
   const std::string at = member_path(where, key);
   const json& times = required_field(row[key], "times_us", at);
-  if (!times.is_array() || times.empty()) bad_value(member_path(at, "times_us"), "a list of times in microseconds", times);
+  if (!times.is_array() || times.empty())
+    bad_value(member_path(at, "times_us"), "a list of times in microseconds", times);
   std::vector<double> samples;
   for (std::size_t i = 0; i < times.size(); ++i)
-    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6, kMaxPlausibleTimeUs));
+    samples.push_back(number_in(times[i], member_path(at, "times_us") + "[" + std::to_string(i) + "]", 1e-6,
+                                kMaxPlausibleTimeUs));
   r.time_us = summarize(samples);
 }
 
@@ -201,15 +234,19 @@ CaseResult fold_cycles(const std::vector<CaseResult>& cycles) {
 
 }  // namespace
 
+std::string_view nccl_tests_program(Collective c) { return row_of(kPrograms, c).name; }
+
 bool is_nccl_tests_json(const json& document) {
-  return document.is_object() && document.contains("version") && document.contains("results") && !document.contains("schema_version");
+  return document.is_object() && document.contains("version") && document.contains("results") &&
+         !document.contains("schema_version");
 }
 
 ResultsDocument nccl_tests_from_json(const json& document, const std::string& origin) {
   const json& version = required_field(document, "version", origin);
   if (!version.is_number_integer() || version != kNcclTestsJsonVersion)
     throw InputError(origin + ": version: nccl-tests JSON version " + describe_json(version) +
-                     " is not supported (this commtune reads version " + std::to_string(kNcclTestsJsonVersion) + ")");
+                     " is not supported (this commtune reads version " +
+                     std::to_string(kNcclTestsJsonVersion) + ")");
   const Collective collective = collective_at(document, origin);
   const Layout layout = layout_at(document, origin);
   ResultsDocument doc;
@@ -225,8 +262,9 @@ ResultsDocument nccl_tests_from_json(const json& document, const std::string& or
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string where = origin + ": results[" + std::to_string(i) + "]";
     const Case spec = case_at(rows[i], where, collective, layout.nranks);
-    for (const auto& [key, placement, iterations] : {std::tuple{"out_of_place", Placement::OutOfPlace, "out_of_place_per_iter"},
-                                                      std::tuple{"in_place", Placement::InPlace, "in_place_per_iter"}}) {
+    for (const auto& [key, placement, iterations] :
+         {std::tuple{"out_of_place", Placement::OutOfPlace, "out_of_place_per_iter"},
+          std::tuple{"in_place", Placement::InPlace, "in_place_per_iter"}}) {
       if (!rows[i].contains(key) || rows[i][key].is_null()) continue;
       Case half_spec = spec;
       half_spec.placement = placement;

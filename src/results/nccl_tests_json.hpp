@@ -13,8 +13,11 @@
 // half null or an object with a time (not cpu_time) > 0 or "nan" (a failed case), alg_bw and
 // bus_bw >= 0, nwrong an integer >= 0 or null (not checked).
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
 
 #include "results/results_document.hpp"
 
@@ -24,6 +27,9 @@ inline constexpr int kNcclTestsJsonVersion = 3;
 
 // Whether a parsed JSON document looks like nccl-tests' output (a "version" and "results").
 bool is_nccl_tests_json(const nlohmann::json& document);
+
+// The nccl-tests program that runs a collective ("all_reduce_perf" for allreduce).
+std::string_view nccl_tests_program(Collective c);
 
 ResultsDocument nccl_tests_from_json(const nlohmann::json& document, const std::string& origin);
 

@@ -29,7 +29,8 @@ const json& object_field(const json& j, const char* key, const std::string& orig
 
 void check_strings(const json& list, const std::string& path) {
   if (!list.is_array()) bad_value(path, "a list of strings", list);
-  for (std::size_t i = 0; i < list.size(); ++i) value_as<std::string>(list[i], path + "[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    value_as<std::string>(list[i], path + "[" + std::to_string(i) + "]");
 }
 
 // Provenance is free-form, but the fields that tune and compare read must have their types.
@@ -49,7 +50,8 @@ void check_provenance(const json& p, const std::string& where) {
 
 // A case's efficiency is busbw / the run's ceiling: only with a ceiling, only on a measured case,
 // and equal to what the case's own busbw gives.
-void check_efficiency(const json& j, const CaseResult& r, const std::optional<Ceiling>& ceiling, const std::string& where) {
+void check_efficiency(const json& j, const CaseResult& r, const std::optional<Ceiling>& ceiling,
+                      const std::string& where) {
   if (!j.contains("efficiency")) return;
   const std::string path = member_path(where, "efficiency");
   if (!ceiling) throw InputError(path + ": a case has an efficiency only when provenance.ceiling exists");
@@ -59,23 +61,27 @@ void check_efficiency(const json& j, const CaseResult& r, const std::optional<Ce
   const double e = number_in(j["efficiency"], path, 0, std::numeric_limits<double>::max());
   const double expected = efficiency(r.busbw_gbps, *ceiling);
   if (std::abs(e - expected) > 1e-6 * std::max(1.0, expected))
-    throw InputError(path + ": " + describe_json(j["efficiency"]) + " is not busbw_gbps / provenance.ceiling.gbps (" +
-                     nlohmann::json(expected).dump() + ")");
+    throw InputError(path + ": " + describe_json(j["efficiency"]) +
+                     " is not busbw_gbps / provenance.ceiling.gbps (" + nlohmann::json(expected).dump() +
+                     ")");
 }
 
 std::string schema_at(const json& document, const std::string& origin) {
   const std::string path = origin + ": schema_version";
   const json& version = required_field(document, "schema_version", origin);
-  if (!version.is_number_integer()) bad_value(path, "the integer " + std::to_string(kResultsSchemaVersion), version);
+  if (!version.is_number_integer())
+    bad_value(path, "the integer " + std::to_string(kResultsSchemaVersion), version);
   if (version != kResultsSchemaVersion)
-    throw InputError(path + ": version " + describe_json(version) + " is not supported (this commtune reads version " +
+    throw InputError(path + ": version " + describe_json(version) +
+                     " is not supported (this commtune reads version " +
                      std::to_string(kResultsSchemaVersion) + ")");
   return path;
 }
 
 std::string backend_at(const json& document, const std::string& origin) {
   const std::string backend = top_field_as<std::string>(document, "backend", origin);
-  if (backend != "mpi" && backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", document["backend"]);
+  if (backend != "mpi" && backend != "nccl")
+    bad_value(origin + ": backend", "mpi or nccl", document["backend"]);
   return backend;
 }
 
@@ -92,7 +98,8 @@ std::vector<Setting> settings_at(const json& document, const std::string& origin
   return settings;
 }
 
-using DocumentCaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
+using DocumentCaseKey =
+    std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
 
 // Cases must name a listed setting, agree on the rank count (the communicator's; provenance.layout
 // counts the supervising processes), and each be measured once.
@@ -104,12 +111,14 @@ class CaseChecks {
 
   void check(const CaseResult& r, std::size_t index, const std::string& where) {
     if (!names_.count(r.setting))
-      throw InputError(member_path(where, "setting") + ": " + quote_text(r.setting) + " is not one of the file's settings");
+      throw InputError(member_path(where, "setting") + ": " + quote_text(r.setting) +
+                       " is not one of the file's settings");
     if (nranks_ == 0) nranks_ = r.nranks;
     if (r.nranks != nranks_)
-      throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) + " ranks, but cases[0] had " +
-                       std::to_string(nranks_));
-    const DocumentCaseKey key{r.setting, r.spec.collective, r.spec.bytes, r.spec.dtype, r.spec.op, r.spec.root, r.spec.placement};
+      throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) +
+                       " ranks, but cases[0] had " + std::to_string(nranks_));
+    const DocumentCaseKey key{r.setting, r.spec.collective, r.spec.bytes,    r.spec.dtype,
+                              r.spec.op, r.spec.root,       r.spec.placement};
     const auto [it, inserted] = seen_.emplace(key, index);
     if (!inserted) throw InputError(where + ": the same case as cases[" + std::to_string(it->second) + "]");
   }
@@ -133,6 +142,10 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
   doc.provenance = object_field(document, "provenance", origin);
   check_provenance(doc.provenance, origin + ": provenance");
   doc.sweep = object_field(document, "sweep", origin);
+  if (doc.sweep.contains("margin")) {
+    const std::string path = origin + ": sweep.margin";
+    doc.decision = decision_rule(number_in(doc.sweep["margin"], path, 0, 1), path);
+  }
   doc.settings = settings_at(document, origin);
   if (document.contains("warnings")) check_strings(document["warnings"], origin + ": warnings");
   doc.complete = top_field_as<bool>(document, "complete", origin);
@@ -140,14 +153,17 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
   if (!cases.is_array()) bad_value(origin + ": cases", "a list of cases", cases);
   CaseChecks checks(doc.settings);
   const std::optional<Ceiling> ceiling =
-      doc.provenance.contains("ceiling") ? std::optional(ceiling_from_json(doc.provenance["ceiling"], "provenance.ceiling")) : std::nullopt;
+      doc.provenance.contains("ceiling")
+          ? std::optional(ceiling_from_json(doc.provenance["ceiling"], "provenance.ceiling"))
+          : std::nullopt;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string where = origin + ": cases[" + std::to_string(i) + "]";
     doc.cases.push_back(case_from_json(cases[i], where));
     check_efficiency(cases[i], doc.cases.back(), ceiling, where);
     checks.check(doc.cases.back(), i, where);
     if (doc.cases.back().nccl_choice && doc.backend != "nccl")
-      throw InputError(member_path(where, "nccl_choice") + ": only an NCCL results file records what NCCL chose");
+      throw InputError(member_path(where, "nccl_choice") +
+                       ": only an NCCL results file records what NCCL chose");
   }
   return doc;
 }
@@ -157,9 +173,11 @@ ResultsDocument load_results(const std::string& path) {
 }
 
 void require_usable_results(const ResultsDocument& doc, const std::string& origin, bool allow_incomplete) {
-  if (doc.cases.empty()) throw InputError(origin + ": cases: the results file has no case (nothing was measured)");
+  if (doc.cases.empty())
+    throw InputError(origin + ": cases: the results file has no case (nothing was measured)");
   if (!doc.complete && !allow_incomplete)
-    throw InputError(origin + ": complete: false: the sweep was interrupted after " + std::to_string(doc.cases.size()) +
+    throw InputError(origin + ": complete: false: the sweep was interrupted after " +
+                     std::to_string(doc.cases.size()) +
                      " case(s); pass --allow-incomplete to use them anyway");
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // A whole results file in memory: provenance, the sweep's options, its settings and its cases.
 // The reader side of report/json_results_writer.hpp, used by tune, export and compare.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "measure/decision.hpp"
 #include "plan/setting.hpp"
 #include "results/case_result.hpp"
 
@@ -16,6 +18,7 @@ struct ResultsDocument {
   std::string backend;
   nlohmann::json provenance;  // free-form facts about the run (docs/results-schema.md)
   nlohmann::json sweep;       // the sweep options as run
+  std::optional<DecisionRule> decision;  // sweep.margin: what racing and its tuning decided with
   std::vector<Setting> settings;
   std::vector<CaseResult> cases;
   bool complete = false;  // false: the sweep was interrupted; cases hold what finished

@@ -41,7 +41,6 @@ void put_optional_figures(json& j, const CaseResult& r) {
 
 namespace {
 
-
 bool at_most(double a, double b) { return a <= b + kWriterRoundingSlack * std::abs(b); }
 
 // A list of per-run times: 1 to kMaxRepeat plausible times > 0.
@@ -53,7 +52,8 @@ std::vector<double> run_times_at(const json& j, const char* key, const std::stri
   std::vector<double> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string item = path + "[" + std::to_string(i) + "]";
-    if (!list[i].is_number() || !(list[i].get<double>() > 0) || !(list[i].get<double>() <= kMaxPlausibleTimeUs))
+    if (!list[i].is_number() || !(list[i].get<double>() > 0) ||
+        !(list[i].get<double>() <= kMaxPlausibleTimeUs))
       bad_value(item, "a time in microseconds > 0 and at most 1e10", list[i]);
     out.push_back(list[i].get<double>());
   }
@@ -77,12 +77,15 @@ void read_raced_out(const json& j, const std::string& where, CaseResult& r) {
   const json& mark = j["raced_out"];
   if (!mark.is_object()) bad_value(path, "an object {round, reason}", mark);
   for (const auto& item : mark.items())
-    if (item.key() != "round" && item.key() != "reason") throw InputError(path + ": unknown field " + quote_text(item.key()));
+    if (item.key() != "round" && item.key() != "reason")
+      throw InputError(path + ": unknown field " + quote_text(item.key()));
   RacedOut out;
-  out.round = static_cast<std::size_t>(
-      integer_in(required_field(mark, "round", path), member_path(path, "round"), 1, static_cast<std::int64_t>(kMaxRaceRounds)));
+  out.round =
+      static_cast<std::size_t>(integer_in(required_field(mark, "round", path), member_path(path, "round"), 1,
+                                          static_cast<std::int64_t>(kMaxRaceRounds)));
   out.reason = field_as<std::string>(mark, "reason", path);
-  if (out.reason.empty()) throw InputError(member_path(path, "reason") + ": must say why the setting was dropped");
+  if (out.reason.empty())
+    throw InputError(member_path(path, "reason") + ": must say why the setting was dropped");
   r.raced_out = std::move(out);
 }
 
@@ -90,20 +93,26 @@ void read_raced_out(const json& j, const std::string& where, CaseResult& r) {
 void read_sample_block(const json& j, const std::string& where, CaseResult& r) {
   const bool block = r.sample_unit == SampleUnit::Block;
   if (!j.contains("sample_block")) {
-    if (block) throw InputError(member_path(where, "sample_block") + ": a case sampled in blocks says how many iterations each holds");
+    if (block)
+      throw InputError(member_path(where, "sample_block") +
+                       ": a case sampled in blocks says how many iterations each holds");
     return;
   }
-  if (!block) throw InputError(member_path(where, "sample_block") + ": only a case with \"sample\": \"block\" has blocks");
-  r.sample_block = static_cast<std::size_t>(integer_in(j.at("sample_block"), member_path(where, "sample_block"), 2,
-                                                       static_cast<std::int64_t>(kMaxBlock)));
+  if (!block)
+    throw InputError(member_path(where, "sample_block") +
+                     ": only a case with \"sample\": \"block\" has blocks");
+  r.sample_block = static_cast<std::size_t>(integer_in(
+      j.at("sample_block"), member_path(where, "sample_block"), 2, static_cast<std::int64_t>(kMaxBlock)));
 }
 
 // Arrivals need one sample per iteration: a batch mean has no last arrival.
 void read_arrivals(const json& j, const std::string& where, CaseResult& r) {
   if (!j.contains("arrivals")) return;
   if (r.sample_unit != SampleUnit::Iteration)
-    throw InputError(member_path(where, "arrivals") + ": only a case with per-iteration samples has last arrivals");
-  r.arrivals = arrivals_from_json(j.at("arrivals"), member_path(where, "arrivals"), r.nranks, r.time_us.count);
+    throw InputError(member_path(where, "arrivals") +
+                     ": only a case with per-iteration samples has last arrivals");
+  r.arrivals =
+      arrivals_from_json(j.at("arrivals"), member_path(where, "arrivals"), r.nranks, r.time_us.count);
 }
 
 // Each rank's share of a CPU over the timed loops (the straggler finding's evidence): one number
@@ -113,41 +122,59 @@ void read_cpu_share(const json& j, const std::string& where, CaseResult& r) {
   const std::string path = member_path(where, "cpu_share");
   const json& list = list_at(j["cpu_share"], path);
   if (list.size() != static_cast<std::size_t>(r.nranks))
-    throw InputError(path + ": " + std::to_string(list.size()) + " shares for " + std::to_string(r.nranks) + " ranks");
-  for (std::size_t i = 0; i < list.size(); ++i) r.cpu_share.push_back(number_in(list[i], path + "[" + std::to_string(i) + "]", 0, 1));
+    throw InputError(path + ": " + std::to_string(list.size()) + " shares for " + std::to_string(r.nranks) +
+                     " ranks");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    r.cpu_share.push_back(number_in(list[i], path + "[" + std::to_string(i) + "]", 0, 1));
 }
 
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
   read_raced_out(j, where, r);
   if (j.contains("sample")) r.sample_unit = parse_sample_unit(field_as<std::string>(j, "sample", where));
   read_sample_block(j, where, r);
-  if (j.contains("nccl_choice")) r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
+  if (j.contains("nccl_choice"))
+    r.nccl_choice = nccl_choice_from_json(j.at("nccl_choice"), member_path(where, "nccl_choice"));
   read_run_medians(j, where, r);
   read_arrivals(j, where, r);
   read_cpu_share(j, where, r);
   if (!j.contains("nccl_tests_us")) {
-    if (j.contains("nccl_tests_run_us")) throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
+    if (j.contains("nccl_tests_run_us"))
+      throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");
     return;
   }
-  r.nccl_tests = LoopFigure{field_as<double>(j, "nccl_tests_us", where), field_as<double>(j, "nccl_tests_algbw_gbps", where),
+  r.nccl_tests = LoopFigure{field_as<double>(j, "nccl_tests_us", where),
+                            field_as<double>(j, "nccl_tests_algbw_gbps", where),
                             field_as<double>(j, "nccl_tests_busbw_gbps", where)};
   if (!j.contains("nccl_tests_run_us")) return;
   r.run_nccl_tests_us = run_times_at(j, "nccl_tests_run_us", where);
   if (r.run_nccl_tests_us.size() != r.run_medians_us.size())
-    throw InputError(member_path(where, "nccl_tests_run_us") + ": " + std::to_string(r.run_nccl_tests_us.size()) +
-                     " runs, but run_medians_us has " + std::to_string(r.run_medians_us.size()));
+    throw InputError(member_path(where, "nccl_tests_run_us") + ": " +
+                     std::to_string(r.run_nccl_tests_us.size()) + " runs, but run_medians_us has " +
+                     std::to_string(r.run_medians_us.size()));
 }
 
 }  // namespace
 
 json to_json(const SampleStats& s) {
-  return json{{"samples", s.count}, {"median", s.median}, {"mean", s.mean},     {"min", s.min},
-              {"max", s.max},       {"p5", s.p5},         {"p95", s.p95},       {"stddev", s.stddev},
-              {"cv", s.cv},         {"ci_low", s.median_ci_low}, {"ci_high", s.median_ci_high}};
+  return json{{"samples", s.count},
+              {"median", s.median},
+              {"mean", s.mean},
+              {"min", s.min},
+              {"max", s.max},
+              {"p5", s.p5},
+              {"p95", s.p95},
+              {"stddev", s.stddev},
+              {"cv", s.cv},
+              {"ci_low", s.median_ci_low},
+              {"ci_high", s.median_ci_high}};
 }
 
 json to_json(const CaseResult& r) {
-  json j{{"setting", r.setting}, {"nranks", r.nranks}, {"status", name_of(r.status)}, {"reason", r.reason}, {"wrong", r.wrong}};
+  json j{{"setting", r.setting},
+         {"nranks", r.nranks},
+         {"status", name_of(r.status)},
+         {"reason", r.reason},
+         {"wrong", r.wrong}};
   put_case_fields(j, r.spec);
   if (r.measured()) {
     j["time_us"] = to_json(r.time_us);
@@ -162,7 +189,8 @@ json to_json(const CaseResult& r) {
 json to_json(const Setting& s) {
   json collectives = json::array();
   for (Collective c : s.collectives) collectives.push_back(name_of(c));
-  return json{{"name", s.name}, {"description", s.description}, {"knobs", s.knobs}, {"collectives", collectives}};
+  return json{
+      {"name", s.name}, {"description", s.description}, {"knobs", s.knobs}, {"collectives", collectives}};
 }
 
 json to_json(const SweepOptions& o) {
@@ -175,13 +203,22 @@ json to_json(const SweepOptions& o) {
                 {"min_time", o.stopping.min_time_s},
                 {"max_time", o.stopping.max_time_s}};
   stopping["iterations"] = o.stopping.fixed_iterations ? json(*o.stopping.fixed_iterations) : json(nullptr);
-  json out{{"min_bytes", o.sizes.min_bytes}, {"max_bytes", o.sizes.max_bytes}, {"factor", o.sizes.factor},
-              {"step_bytes", o.sizes.step_bytes}, {"collectives", collectives}, {"dtype", name_of(o.dtype)},
-              {"op", name_of(o.op)}, {"root", o.root}, {"placements", placements}, {"check", o.check},
-              {"sampling", stopping}};
+  json out{{"min_bytes", o.sizes.min_bytes},
+           {"max_bytes", o.sizes.max_bytes},
+           {"factor", o.sizes.factor},
+           {"step_bytes", o.sizes.step_bytes},
+           {"collectives", collectives},
+           {"dtype", name_of(o.dtype)},
+           {"op", name_of(o.op)},
+           {"root", o.root},
+           {"placements", placements},
+           {"check", o.check},
+           {"sampling", stopping},
+           {"margin", o.decision.margin}};
   if (o.repeat > 1) out["repeat"] = o.repeat;
   if (o.race.enabled)
-    out["racing"] = json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
+    out["racing"] =
+        json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
   if (o.budget_s) out["budget_s"] = *o.budget_s;
   return out;
 }
@@ -193,20 +230,25 @@ double time_at(const json& j, const char* key, const std::string& where, double 
   const json& value = required_field(j, key, where);
   if (!value.is_number()) bad_value(path, "a time in microseconds", value);
   const double t = value.get<double>();
-  if (low > 0 ? !(t > 0) : !(t >= 0)) throw InputError(path + ": must be " + (low > 0 ? "> 0" : ">= 0") + ", got " + describe_json(value));
-  if (!(t <= kMaxPlausibleTimeUs)) throw InputError(path + ": " + describe_json(value) + " us is not a plausible time");
+  if (low > 0 ? !(t > 0) : !(t >= 0))
+    throw InputError(path + ": must be " + (low > 0 ? "> 0" : ">= 0") + ", got " + describe_json(value));
+  if (!(t <= kMaxPlausibleTimeUs))
+    throw InputError(path + ": " + describe_json(value) + " us is not a plausible time");
   return t;
 }
 
 double non_negative_at(const json& j, const char* key, const std::string& where) {
   const json& value = required_field(j, key, where);
-  if (!value.is_number() || !(value.get<double>() >= 0)) bad_value(member_path(where, key), "a number >= 0", value);
+  if (!value.is_number() || !(value.get<double>() >= 0))
+    bad_value(member_path(where, key), "a number >= 0", value);
   return value.get<double>();
 }
 
-// Quantiles and the interval must be in order: min <= p5 <= median <= p95 <= max, ci_low <= median <= ci_high.
+// Quantiles and the interval must be in order: min <= p5 <= median <= p95 <= max, ci_low <= median <=
+// ci_high.
 void check_order(const SampleStats& s, const std::string& where) {
-  const std::pair<const char*, double> chain[] = {{"min", s.min}, {"p5", s.p5}, {"median", s.median}, {"p95", s.p95}, {"max", s.max}};
+  const std::pair<const char*, double> chain[] = {
+      {"min", s.min}, {"p5", s.p5}, {"median", s.median}, {"p95", s.p95}, {"max", s.max}};
   for (std::size_t i = 1; i < std::size(chain); ++i)
     if (!at_most(chain[i - 1].second, chain[i].second))
       throw InputError(where + ": " + chain[i - 1].first + " is above " + chain[i].first);
@@ -216,7 +258,8 @@ void check_order(const SampleStats& s, const std::string& where) {
     throw InputError(where + ": the median lies outside [ci_low, ci_high]");
   if (!at_most(s.min, s.median_ci_low) || !at_most(s.median_ci_high, s.max))
     throw InputError(where + ": [ci_low, ci_high] reaches beyond [min, max]");
-  if (!at_most(s.min, s.mean) || !at_most(s.mean, s.max)) throw InputError(where + ": the mean lies outside [min, max]");
+  if (!at_most(s.min, s.mean) || !at_most(s.mean, s.max))
+    throw InputError(where + ": the mean lies outside [min, max]");
 }
 
 // The byte count, element count and root must describe a case that can run on its ranks.
@@ -224,8 +267,9 @@ void check_shape(const CaseResult& r, const std::string& where) {
   const Case& c = r.spec;
   const std::size_t grain = size_granularity(c.collective, c.dtype, r.nranks);
   if (c.bytes % grain != 0)
-    throw InputError(member_path(where, "bytes") + ": " + std::to_string(c.bytes) + " is not a whole number of " +
-                     std::string(name_of(c.dtype)) + " elements per rank (a multiple of " + std::to_string(grain) + ")");
+    throw InputError(member_path(where, "bytes") + ": " + std::to_string(c.bytes) +
+                     " is not a whole number of " + std::string(name_of(c.dtype)) +
+                     " elements per rank (a multiple of " + std::to_string(grain) + ")");
   if (buffer_counts(c.collective, c.bytes, c.dtype, r.nranks).count != c.count)
     throw InputError(member_path(where, "count") + ": " + std::to_string(c.count) + " does not match bytes " +
                      std::to_string(c.bytes) + " of " + std::string(name_of(c.dtype)));
@@ -238,17 +282,20 @@ void check_shape(const CaseResult& r, const std::string& where) {
 
 void check_status(const CaseResult& r, const std::string& where) {
   if (r.status == CaseStatus::Ok && r.wrong > 0)
-    throw InputError(member_path(where, "wrong") + ": " + std::to_string(r.wrong) + " wrong elements in a case whose status is ok");
+    throw InputError(member_path(where, "wrong") + ": " + std::to_string(r.wrong) +
+                     " wrong elements in a case whose status is ok");
   if (r.status == CaseStatus::WrongData && r.wrong <= 0)
-    throw InputError(member_path(where, "wrong") + ": a wrong-data case needs a count of wrong elements above 0");
+    throw InputError(member_path(where, "wrong") +
+                     ": a wrong-data case needs a count of wrong elements above 0");
 }
 
 }  // namespace
 
 SampleStats stats_from_json(const json& j, const std::string& where) {
   SampleStats s;
-  s.count = static_cast<std::size_t>(integer_in(required_field(j, "samples", where), member_path(where, "samples"), 1,
-                                                static_cast<std::int64_t>(kMaxIterations)));
+  s.count =
+      static_cast<std::size_t>(integer_in(required_field(j, "samples", where), member_path(where, "samples"),
+                                          1, static_cast<std::int64_t>(kMaxIterations)));
   s.median = time_at(j, "median", where, 1);
   s.mean = time_at(j, "mean", where, 0);
   s.min = time_at(j, "min", where, 0);
@@ -267,11 +314,13 @@ CaseResult case_from_json(const json& j, const std::string& where) {
   CaseResult r;
   r.setting = field_as<std::string>(j, "setting", where);
   r.spec = case_fields_from_json(j, where);
-  r.nranks = static_cast<int>(integer_in(required_field(j, "nranks", where), member_path(where, "nranks"), 1, kMaxPlausibleCount));
+  r.nranks = static_cast<int>(
+      integer_in(required_field(j, "nranks", where), member_path(where, "nranks"), 1, kMaxPlausibleCount));
   const std::string status = field_as<std::string>(j, "status", where);
   r.status = parsed_at(member_path(where, "status"), [&] { return parse_case_status(status); });
   r.reason = field_as<std::string>(j, "reason", where);
-  r.wrong = integer_in(required_field(j, "wrong", where), member_path(where, "wrong"), -1, std::numeric_limits<std::int64_t>::max());
+  r.wrong = integer_in(required_field(j, "wrong", where), member_path(where, "wrong"), -1,
+                       std::numeric_limits<std::int64_t>::max());
   check_shape(r, where);
   check_status(r, where);
   if (r.measured()) {
@@ -295,7 +344,8 @@ Setting setting_from_json(const json& j, const std::string& where) {
     const json& knobs = j["knobs"];
     if (!knobs.is_object()) bad_value(member_path(where, "knobs"), "an object of NAME: value", knobs);
     for (const auto& knob : knobs.items())
-      s.knobs[knob.key()] = value_as<std::string>(knob.value(), member_path(member_path(where, "knobs"), knob.key()));
+      s.knobs[knob.key()] =
+          value_as<std::string>(knob.value(), member_path(member_path(where, "knobs"), knob.key()));
   }
   if (j.contains("collectives")) {
     const json& list = j["collectives"];

@@ -26,7 +26,8 @@ SampleStats pooled_stats(const std::vector<CaseResult>& runs, std::vector<double
   samples.clear();
   std::vector<const CaseResult*> order;
   for (const auto& r : runs) order.push_back(&r);
-  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->time_us.median < b->time_us.median; });
+  std::sort(order.begin(), order.end(),
+            [](auto* a, auto* b) { return a->time_us.median < b->time_us.median; });
   return order[(order.size() - 1) / 2]->time_us;
 }
 
@@ -41,7 +42,8 @@ void pool_arrivals(const std::vector<CaseResult>& runs, CaseResult& out) {
     }
     out.arrival_samples.insert(out.arrival_samples.end(), r.arrival_samples.begin(), r.arrival_samples.end());
   }
-  if (out.arrival_samples.size() == out.time_us.count) out.arrivals = tally_arrivals(out.arrival_samples, out.nranks);
+  if (out.arrival_samples.size() == out.time_us.count)
+    out.arrivals = tally_arrivals(out.arrival_samples, out.nranks);
 }
 
 // The pooled CPU shares are the mean over the runs, while every run has them for the same ranks.
@@ -52,7 +54,8 @@ void pool_cpu_share(const std::vector<CaseResult>& runs, CaseResult& out) {
       out.cpu_share.clear();
       return;
     }
-    for (std::size_t i = 0; i < r.cpu_share.size(); ++i) out.cpu_share[i] += r.cpu_share[i] / static_cast<double>(runs.size());
+    for (std::size_t i = 0; i < r.cpu_share.size(); ++i)
+      out.cpu_share[i] += r.cpu_share[i] / static_cast<double>(runs.size());
   }
 }
 
@@ -81,7 +84,8 @@ CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_ru
   pool_arrivals(runs, out);
   pool_cpu_share(runs, out);
   out.algbw_gbps = algorithm_bandwidth_gbps(out.spec.bytes, out.time_us.median * 1e-6);
-  out.busbw_gbps = bus_bandwidth_gbps(out.spec.collective, out.spec.bytes, out.time_us.median * 1e-6, out.nranks);
+  out.busbw_gbps =
+      bus_bandwidth_gbps(out.spec.collective, out.spec.bytes, out.time_us.median * 1e-6, out.nranks);
   if (out.run_nccl_tests_us.size() == runs.size())
     out.nccl_tests = loop_figure(out.spec, out.nranks, mean_of(out.run_nccl_tests_us) * 1e-6);
   else {

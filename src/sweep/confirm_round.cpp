@@ -24,15 +24,17 @@ using nlohmann::json;
 std::string encode(const std::vector<Finalists>& finalists) {
   json list = json::array();
   for (const auto& f : finalists)
-    list.push_back({{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}});
+    list.push_back(
+        {{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}});
   return list.dump();
 }
 
 std::vector<Finalists> decode(const std::string& text) {
   std::vector<Finalists> out;
   for (const auto& item : json::parse(text))
-    out.push_back({{parse_collective(item.at("collective").get<std::string>()), item.at("bytes").get<std::uint64_t>()},
-                   item.at("settings").get<std::vector<std::string>>()});
+    out.push_back(
+        {{parse_collective(item.at("collective").get<std::string>()), item.at("bytes").get<std::uint64_t>()},
+         item.at("settings").get<std::vector<std::string>>()});
   return out;
 }
 
@@ -51,12 +53,14 @@ std::vector<std::string> involved_settings(const std::vector<Finalists>& finalis
 }
 
 bool measures(const Finalists& f, const std::string& setting) {
-  return setting == kDefaultSettingName || std::find(f.settings.begin(), f.settings.end(), setting) != f.settings.end();
+  return setting == kDefaultSettingName ||
+         std::find(f.settings.begin(), f.settings.end(), setting) != f.settings.end();
 }
 
 // One round: the involved settings in `order`, each at the sizes where it is still a finalist (a
 // setting with none left is not opened). A round measures its cases once: it is not raced.
-Plan round_plan(const Plan& sweep, const std::vector<std::string>& order, const std::vector<Finalists>& finalists) {
+Plan round_plan(const Plan& sweep, const std::vector<std::string>& order,
+                const std::vector<Finalists>& finalists) {
   Plan plan{sweep.options, {}, {}, sweep.nranks, {}};
   plan.options.race.enabled = false;
   for (const std::string& name : order) {
@@ -64,7 +68,8 @@ Plan round_plan(const Plan& sweep, const std::vector<std::string>& order, const 
     if (!original) continue;
     std::vector<Case> wanted;
     for (const Case& c : sweep.cases)
-      if (c.setting_index == *original && std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
+      if (c.setting_index == *original &&
+          std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
             return f.key.collective == c.collective && f.key.bytes == c.bytes && measures(f, name);
           }))
         wanted.push_back(c);
@@ -89,7 +94,8 @@ std::size_t finalist_count(const std::vector<Finalists>& finalists) {
 std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                              const std::vector<CaseResult>& measured, std::size_t rounds) {
   const bool root = ctx.control.rank() == 0;
-  return decode(ctx.control.broadcast_from_root(root ? encode(confirmable_finalists(finalists, fold_rounds(measured), rounds)) : ""));
+  return decode(ctx.control.broadcast_from_root(
+      root ? encode(confirmable_finalists(finalists, fold_rounds(measured), rounds)) : ""));
 }
 
 // --budget: whether a round fits in what is left of the whole budget, judged by the cost model
@@ -138,10 +144,11 @@ RunSummary run_round(const SweepRun& ctx, const Plan& round, ResultSink& sink) {
 std::string budget_note(const SweepRun& ctx, std::size_t round, std::size_t rounds) {
   const std::string head = "--budget " + format_duration(ctx.budget->seconds) + ": ";
   if (round == 0)
-    return head + "no time left for the finalists' re-measure after " + format_duration(ctx.budget->elapsed_s()) +
-           "; the winners are the sweep's, not re-measured";
-  return head + "the finalists' re-measure ran " + std::to_string(round) + " of its " + std::to_string(rounds) +
-         " rounds (round " + std::to_string(round + 1) + " would not end within it); a winner had to win in each of them";
+    return head + "no time left for the finalists' re-measure after " +
+           format_duration(ctx.budget->elapsed_s()) + "; the winners are the sweep's, not re-measured";
+  return head + "the finalists' re-measure ran " + std::to_string(round) + " of its " +
+         std::to_string(rounds) + " rounds (round " + std::to_string(round + 1) +
+         " would not end within it); a winner had to win in each of them";
 }
 
 }  // namespace
@@ -158,22 +165,26 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
   std::vector<CaseResult> out;
   for (const Key& key : order) {
     const auto& rounds = groups[key];
-    const auto bad = std::find_if(rounds.begin(), rounds.end(), [](const CaseResult* r) { return r->status != CaseStatus::Ok; });
+    const auto bad = std::find_if(rounds.begin(), rounds.end(),
+                                  [](const CaseResult* r) { return r->status != CaseStatus::Ok; });
     if (bad != rounds.end()) {
       out.push_back(**bad);
       continue;
     }
     std::vector<double> medians;
     for (const CaseResult* r : rounds) medians.push_back(r->time_us.median * 1e-6);
-    out.push_back(measured_case(rounds.front()->spec, rounds.front()->setting, rounds.front()->nranks, medians,
-                                rounds.front()->pipelined_us * 1e-6, std::max<std::int64_t>(rounds.front()->wrong, 0)));
+    out.push_back(measured_case(rounds.front()->spec, rounds.front()->setting, rounds.front()->nranks,
+                                medians, rounds.front()->pipelined_us * 1e-6,
+                                std::max<std::int64_t>(rounds.front()->wrong, 0)));
     if (rounds.front()->wrong < 0) out.back().wrong = -1;
   }
   return out;
 }
 
-Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists, std::size_t rounds) {
-  std::vector<Finalists> shared = decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
+Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
+                               std::size_t rounds) {
+  std::vector<Finalists> shared =
+      decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
   Confirmation out;
   if (shared.empty() || rounds == 0) return out;
   const std::size_t started = finalist_count(shared);
@@ -196,10 +207,12 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
   const std::size_t stopped = started - finalist_count(shared);
   if (ctx.control.rank() == 0 && stopped > 0 && out.budget_note.empty())
     std::cerr << ("commtune: re-measure: " + std::to_string(stopped) + " of " + std::to_string(started) +
-                  " finalist(s) measured no more once a round median of theirs was at or above one of the default's "
+                  " finalist(s) measured no more once a round median of theirs was at or above one of the "
+                  "default's "
                   "(they cannot be confirmed)\n")
               << std::flush;
-  if (ctx.control.rank() == 0 && !out.budget_note.empty()) std::cerr << ("commtune: " + out.budget_note + "\n") << std::flush;
+  if (ctx.control.rank() == 0 && !out.budget_note.empty())
+    std::cerr << ("commtune: " + out.budget_note + "\n") << std::flush;
   if (out.rounds == 0) return out;
   ResultsDocument doc;
   doc.schema_version = 1;

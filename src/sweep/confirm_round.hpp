@@ -21,15 +21,16 @@ struct Confirmation {
   // The confirmation cases (every rank); nullopt when there was nothing to re-measure, it was
   // interrupted, or --budget left no time for its first round.
   std::optional<ResultsDocument> cases;
-  std::size_t rounds = 0;      // rounds run
-  std::string budget_note;     // --budget cut it: what ran and why (empty otherwise)
+  std::size_t rounds = 0;   // rounds run
+  std::string budget_note;  // --budget cut it: what ran and why (empty otherwise)
   bool out_of_budget() const { return !budget_note.empty() && rounds == 0; }
 };
 
 // Every rank calls it in step; `finalists` is read on rank 0 only and sent to the others. With
 // --budget a round starts only if its estimate (the cost model's, scaled by how the rounds so far
 // compared with theirs) ends within the whole budget, as every rank agrees.
-Confirmation run_confirm_round(const SweepRun& sweep, const std::vector<Finalists>& finalists, std::size_t rounds);
+Confirmation run_confirm_round(const SweepRun& sweep, const std::vector<Finalists>& finalists,
+                               std::size_t rounds);
 
 // The rounds' cases folded into one case per (setting, collective, size, placement).
 std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases);

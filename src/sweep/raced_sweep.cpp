@@ -34,7 +34,8 @@ CaseResult pool_rounds(const std::vector<CaseResult>& rounds) {
 // Shows each round's cases and keeps them, by plan case index, for pooling.
 class RoundSink : public ResultSink {
  public:
-  RoundSink(ResultSink& display, std::map<std::size_t, std::vector<CaseResult>>& rounds) : display_(display), rounds_(rounds) {}
+  RoundSink(ResultSink& display, std::map<std::size_t, std::vector<CaseResult>>& rounds)
+      : display_(display), rounds_(rounds) {}
   void setting_started(const Setting& s) override { display_.setting_started(s); }
   void case_finished(const CaseResult& r) override {
     display_.case_finished(r);
@@ -73,7 +74,8 @@ class Race {
       display.round_started(round, rounds(), plan.cases.size());
       RoundSink sink(display, rounds_);
       const SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
-      if (!run_sweep(runner, sink).complete) return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
+      if (!run_sweep(runner, sink).complete)
+        return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
       judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());
     }
     judge_round(judged, round + 1 == rounds());
@@ -135,7 +137,8 @@ class Race {
 
   bool racing(const Case& c) const {
     const auto it = alive_.find(key_of(c));
-    return it != alive_.end() && std::find(it->second.begin(), it->second.end(), c.setting_index) != it->second.end();
+    return it != alive_.end() &&
+           std::find(it->second.begin(), it->second.end(), c.setting_index) != it->second.end();
   }
 
   bool uncontested(const Case& c) const { return contestants_.at(key_of(c)) == 1; }
@@ -187,20 +190,24 @@ class Race {
   }
 
   void judge_key(const ResultsDocument& doc, const CaseIndex& index, const SizeKey& key, bool last) {
-    const RaceVerdict verdict = judge_race(index, key, names(alive_[key]), TuneOptions{}.min_margin);
+    const RaceVerdict verdict = judge_race(index, key, names(alive_[key]), run_.plan.options.decision);
     std::map<std::string, std::string> dropped;
     for (const RaceDrop& d : verdict.dropped) dropped[d.setting] = d.reason;
     const bool over = verdict.decided || last;
     std::vector<std::size_t> still;
     for (std::size_t s : alive_[key]) {
       const std::string& name = run_.plan.settings[s].name;
-      const bool survives = std::find(verdict.survivors.begin(), verdict.survivors.end(), name) != verdict.survivors.end();
+      const bool survives =
+          std::find(verdict.survivors.begin(), verdict.survivors.end(), name) != verdict.survivors.end();
       if (survives && !over) {
         still.push_back(s);
         continue;
       }
       const auto drop = dropped.find(name);
-      finish(doc, name, key, drop == dropped.end() ? std::nullopt : std::optional<RacedOut>(RacedOut{round_count_of(doc, name, key), drop->second}));
+      finish(doc, name, key,
+             drop == dropped.end()
+                 ? std::nullopt
+                 : std::optional<RacedOut>(RacedOut{round_count_of(doc, name, key), drop->second}));
     }
     if (still.empty())
       alive_.erase(key);
@@ -210,11 +217,13 @@ class Race {
 
   std::size_t round_count_of(const ResultsDocument& doc, const std::string& name, const SizeKey& key) const {
     for (const CaseResult& r : doc.cases)
-      if (r.setting == name && SizeKey{r.spec.collective, r.spec.bytes} == key) return rounds_.at(r.spec.index).size();
+      if (r.setting == name && SizeKey{r.spec.collective, r.spec.bytes} == key)
+        return rounds_.at(r.spec.index).size();
     return 1;
   }
 
-  void finish(const ResultsDocument& doc, const std::string& name, const SizeKey& key, const std::optional<RacedOut>& mark) {
+  void finish(const ResultsDocument& doc, const std::string& name, const SizeKey& key,
+              const std::optional<RacedOut>& mark) {
     for (const CaseResult& r : doc.cases) {
       if (r.setting != name || !(SizeKey{r.spec.collective, r.spec.bytes} == key)) continue;
       CaseResult out = r;
@@ -236,7 +245,7 @@ class Race {
   const SweepRun& run_;
   ResultSink& keep_;
   std::map<SizeKey, std::vector<std::size_t>> alive_;  // (collective, size) -> settings still racing there
-  std::map<SizeKey, std::size_t> contestants_;          // (collective, size) -> settings at the start
+  std::map<SizeKey, std::size_t> contestants_;         // (collective, size) -> settings at the start
   std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
   std::set<std::size_t> final_;
   RunSummary summary_;
@@ -249,8 +258,9 @@ namespace {
 
 std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t undecided, bool stopped) {
   const std::string part = "the sweep's " + format_duration(run.budget->sweep_seconds) + " of it";
-  const std::string what = stopped ? "round " + std::to_string(round + 1) + " stopped when " + part + " were spent"
-                                   : "round " + std::to_string(round + 1) + " would not end within " + part;
+  const std::string what =
+      stopped ? "round " + std::to_string(round + 1) + " stopped when " + part + " were spent"
+              : "round " + std::to_string(round + 1) + " would not end within " + part;
   return "--budget " + format_duration(run.budget->seconds) + ": racing ends after " +
          format_duration(run.budget->elapsed_s()) + " (" + what + "); " + std::to_string(undecided) +
          " sizes undecided keep their survivors as measured";
@@ -259,7 +269,8 @@ std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t un
 }  // namespace
 
 RunSummary run_raced_sweep(const SweepRun& given, ResultSink& display, ResultSink& keep) {
-  SessionCache sessions(given.backend.cost_model().sessions_kept);  // closed, on every rank alike, when the race ends
+  SessionCache sessions(
+      given.backend.cost_model().sessions_kept);  // closed, on every rank alike, when the race ends
   const SweepRun run = given.keeping_sessions(sessions);
   Race race(run, keep);
   try {

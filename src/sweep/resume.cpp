@@ -19,20 +19,25 @@ CaseKey key_of(const std::string& setting, const Case& c) {
 
 // Provenance that differs between any two runs on one machine: not a sign of other hardware.
 bool varies_between_runs(const std::string& field) {
-  static const std::vector<std::string> kVarying{"argv", "start_time", "/pid", "layout/ranks", "backend_choice",
-                                                 "config/", "ceiling", "free", "numa_memory_bytes"};
-  return std::any_of(kVarying.begin(), kVarying.end(), [&](const std::string& k) { return field.find(k) != std::string::npos; });
+  static const std::vector<std::string> kVarying{"argv",         "start_time",     "/pid",
+                                                 "layout/ranks", "backend_choice", "config/",
+                                                 "ceiling",      "free",           "numa_memory_bytes"};
+  return std::any_of(kVarying.begin(), kVarying.end(),
+                     [&](const std::string& k) { return field.find(k) != std::string::npos; });
 }
 
 std::optional<std::string> provenance_refusal(const nlohmann::json& old, const nlohmann::json& now) {
   for (const ProvenanceDifference& d : provenance_differences(old, now))
     if (!varies_between_runs(d.field))
-      return "it was measured on other hardware or software: provenance " + d.field + " was " + d.baseline + ", is " + d.current;
+      return "it was measured on other hardware or software: provenance " + d.field + " was " + d.baseline +
+             ", is " + d.current;
   return std::nullopt;
 }
 
 std::optional<std::string> settings_refusal(const ResultsDocument& old, const Plan& plan) {
-  if (old.settings.size() != plan.settings.size()) return "it has other settings (" + std::to_string(old.settings.size()) + ", this plan " + std::to_string(plan.settings.size()) + ")";
+  if (old.settings.size() != plan.settings.size())
+    return "it has other settings (" + std::to_string(old.settings.size()) + ", this plan " +
+           std::to_string(plan.settings.size()) + ")";
   for (std::size_t i = 0; i < old.settings.size(); ++i)
     if (to_json(old.settings[i]) != to_json(plan.settings[i]))
       return "its setting " + old.settings[i].name + " is not this plan's " + plan.settings[i].name;
@@ -45,7 +50,8 @@ nlohmann::json without_budget(nlohmann::json sweep) {
   return sweep;
 }
 
-std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& plan, const std::string& backend) {
+std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& plan,
+                                        const std::string& backend) {
   if (old.complete) return "it is complete: nothing to resume";
   if (old.backend != backend) return "it ran on the " + old.backend + " backend, this sweep on " + backend;
   if (without_budget(old.sweep) != without_budget(to_json(plan.options))) {
@@ -58,8 +64,10 @@ std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& 
   for (const Case& c : plan.cases) planned.insert(key_of(plan.settings[c.setting_index].name, c));
   for (std::size_t i = 0; i < old.cases.size(); ++i) {
     if (old.cases[i].nranks != plan.nranks)
-      return "it ran on " + std::to_string(old.cases[i].nranks) + " ranks, this sweep on " + std::to_string(plan.nranks);
-    if (!planned.count(key_of(old.cases[i].setting, old.cases[i].spec))) return "its cases[" + std::to_string(i) + "] is not in this plan";
+      return "it ran on " + std::to_string(old.cases[i].nranks) + " ranks, this sweep on " +
+             std::to_string(plan.nranks);
+    if (!planned.count(key_of(old.cases[i].setting, old.cases[i].spec)))
+      return "its cases[" + std::to_string(i) + "] is not in this plan";
   }
   return std::nullopt;
 }
@@ -68,8 +76,8 @@ std::string encode(const std::vector<std::size_t>& indices) { return nlohmann::j
 
 }  // namespace
 
-std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan, const std::string& backend,
-                                          const nlohmann::json& provenance) {
+std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan,
+                                          const std::string& backend, const nlohmann::json& provenance) {
   if (auto p = plan_refusal(old, plan, backend)) return p;
   return provenance_refusal(old.provenance, provenance);
 }
@@ -92,7 +100,8 @@ Resumed resume_sweep(const std::string& path, const Plan& plan, const std::strin
   if (control.rank() == 0) {
     try {
       ResultsDocument old = load_results(path);
-      if (auto why = resume_refusal(old, plan, backend, provenance)) throw InputError(path + ": refused: " + *why);
+      if (auto why = resume_refusal(old, plan, backend, provenance))
+        throw InputError(path + ": refused: " + *why);
       for (const Case& c : remaining_plan(plan, old).cases) remaining.push_back(c.index);
       out.kept = std::move(old.cases);
     } catch (const InputError& e) {
@@ -100,7 +109,8 @@ Resumed resume_sweep(const std::string& path, const Plan& plan, const std::strin
     }
   }
   if (const auto agreed = control.agree_on_failure(failure)) throw InputError(*agreed);
-  const auto indices = nlohmann::json::parse(control.broadcast_from_root(control.rank() == 0 ? encode(remaining) : ""));
+  const auto indices =
+      nlohmann::json::parse(control.broadcast_from_root(control.rank() == 0 ? encode(remaining) : ""));
   out.remaining = plan;
   out.remaining.cases.clear();
   for (const auto& i : indices) out.remaining.cases.push_back(plan.cases.at(i.get<std::size_t>()));

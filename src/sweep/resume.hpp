@@ -22,8 +22,8 @@ struct Resumed {
 };
 
 // Why `old` cannot be resumed by `plan` on `backend` with this run's `provenance`; nullopt when it can.
-std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan, const std::string& backend,
-                                          const nlohmann::json& provenance);
+std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan,
+                                          const std::string& backend, const nlohmann::json& provenance);
 
 // The plan's cases that `old` has not finished (matched by setting, collective, size, type, op,
 // root and placement).

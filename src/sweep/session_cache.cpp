@@ -32,6 +32,8 @@ void SessionCache::close_failed() {
   failed_.clear();
 }
 
-bool SessionCache::holds(std::size_t index) const { return std::any_of(kept_.begin(), kept_.end(), of_setting(index)); }
+bool SessionCache::holds(std::size_t index) const {
+  return std::any_of(kept_.begin(), kept_.end(), of_setting(index));
+}
 
 }  // namespace commtune

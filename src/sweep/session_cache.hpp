@@ -40,7 +40,7 @@ class SessionCache {
     std::size_t index;
     std::unique_ptr<SettingSession> session;
   };
-  std::list<Kept> kept_;  // most recent first
+  std::list<Kept> kept_;          // most recent first
   std::set<std::size_t> failed_;  // settings given back after a case that did not measure ok
 };
 

@@ -29,7 +29,8 @@ std::string html_report_path(const std::string& results_path) {
   return unused_path((p.parent_path() / (p.stem().string() + ".html")).string());
 }
 
-void write_sweep_html(const std::string& results_path, const std::string& recommendation_path, const nlohmann::json& provenance) {
+void write_sweep_html(const std::string& results_path, const std::string& recommendation_path,
+                      const nlohmann::json& provenance) {
   if (results_path.empty()) return;
   try {
     std::vector<std::string> paths{results_path};

@@ -10,7 +10,8 @@
 namespace commtune {
 
 // `recommendation_path` may be empty (no tuning). `provenance` gives the sweep's command line.
-void write_sweep_html(const std::string& results_path, const std::string& recommendation_path, const nlohmann::json& provenance);
+void write_sweep_html(const std::string& results_path, const std::string& recommendation_path,
+                      const nlohmann::json& provenance);
 
 // RESULTS.json -> RESULTS.html (RESULTS.1.html, ... where taken).
 std::string html_report_path(const std::string& results_path);

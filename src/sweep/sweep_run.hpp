@@ -37,7 +37,9 @@ struct SweepRun {
   SessionCache* sessions = nullptr;
 
   // The same sweep on another plan (the finalists' rounds, racing's rounds).
-  SweepRun with_plan(const Plan& other) const { return SweepRun{other, backend, control, interrupted, budget, sessions}; }
+  SweepRun with_plan(const Plan& other) const {
+    return SweepRun{other, backend, control, interrupted, budget, sessions};
+  }
   // The same sweep, stopping also when `stop` says so.
   SweepRun stopping_also(std::function<bool()> stop) const {
     auto first = interrupted;

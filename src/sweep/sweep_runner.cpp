@@ -31,7 +31,8 @@ void record(ResultSink& sink, RunSummary& summary, const CaseResult& result) {
   sink.case_finished(result);
 }
 
-std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, std::size_t index, std::optional<std::string>& failure) {
+std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, std::size_t index,
+                                             std::optional<std::string>& failure) {
   const Setting& setting = ctx.plan.settings[index];
   std::unique_ptr<SettingSession> session = ctx.sessions ? ctx.sessions->take(index) : nullptr;
   if (session) return session;  // kept open from an earlier plan (racing's rounds): every rank kept it
@@ -71,7 +72,8 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, 
     if (ctx.control.any(ctx.interrupted())) return false;
     if (!session) {
       record(sink, summary,
-             failed_case(*c, setting.name, ctx.plan.nranks, CaseStatus::Failed, "setting not applied: " + *failure));
+             failed_case(*c, setting.name, ctx.plan.nranks, CaseStatus::Failed,
+                         "setting not applied: " + *failure));
       continue;
     }
     const CaseResult result = run_one(ctx, *session, setting, *c);
@@ -80,7 +82,8 @@ bool run_setting(const SweepRun& ctx, ResultSink& sink, const Segment& segment, 
   }
   // Given back whatever its cases measured (every rank agrees on whether they all did): a round
   // run side by side goes on with it at its next size; the next round opens a failed one afresh.
-  if (ctx.sessions && session) ctx.sessions->give_back(segment.setting_index, std::move(session), !ctx.control.any(!all_ok));
+  if (ctx.sessions && session)
+    ctx.sessions->give_back(segment.setting_index, std::move(session), !ctx.control.any(!all_ok));
   return true;
 }
 

@@ -27,7 +27,9 @@
 namespace commtune {
 namespace {
 
-std::string in_config_prefix(const SweepConfig& config) { return config.origin.empty() ? "" : config.origin + ": "; }
+std::string in_config_prefix(const SweepConfig& config) {
+  return config.origin.empty() ? "" : config.origin + ": ";
+}
 
 // Rank 0 opens the results file; every rank learns whether that worked before going on.
 std::unique_ptr<JsonResultsWriter> open_results(ControlPlane& control, const std::string& path) {
@@ -96,7 +98,8 @@ struct SessionSinks {
 void attach_rank0_sinks(SessionSinks& sinks, const Plan& plan, std::unique_ptr<JsonResultsWriter> results,
                         std::vector<CaseResult>& swept) {
   auto display = std::make_unique<CompositeSink>();
-  display->add(std::make_unique<RoundTableOrder>(std::make_unique<TableWriter>(std::cout)));  // racing rounds setting by setting
+  display->add(std::make_unique<RoundTableOrder>(
+      std::make_unique<TableWriter>(std::cout)));  // racing rounds setting by setting
   display->add(std::make_unique<ProgressReporter>(std::cerr));
   display->add(std::make_unique<StragglerReport>(std::cout));  // after the table
   std::unique_ptr<ResultSink> keep = keeping_sinks(plan.options.repeat, std::move(results), swept);
@@ -128,7 +131,8 @@ RunSummary add_counts(RunSummary total, const RunSummary& more) {
   return total;
 }
 
-Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPlane& control, const SweepReport& report) {
+Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPlane& control,
+                         const SweepReport& report) {
   if (report.resume_path.empty()) return Resumed{plan, {}};
   return resume_sweep(report.resume_path, plan, backend, report.provenance, control);
 }
@@ -138,7 +142,9 @@ std::string budget_line(const Plan& plan, const CostModel& model) {
   const double reserve = remeasure_reserve_s(*plan.options.budget_s, plan.settings.size());
   return "commtune: plan for --budget " + format_duration(*plan.options.budget_s) + ": " +
          plan_summary(plan, plan_cost(plan, model)) +
-         (reserve > 0 ? "; then the finalists' re-measure, in the time left (at least " + format_duration(reserve) + ")" : "") +
+         (reserve > 0 ? "; then the finalists' re-measure, in the time left (at least " +
+                            format_duration(reserve) + ")"
+                      : "") +
          "\n";
 }
 
@@ -167,27 +173,31 @@ void validate_settings(const Backend& backend, const SweepConfig& config) {
 
 Plan plan_sweep(const SweepConfig& config, const Backend& backend) {
   const PlanLimits limits = backend.limits();
-  if (!config.options.budget_s) return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
+  if (!config.options.budget_s)
+    return in_config(config, [&] { return make_plan(config.options, config.settings, limits); });
   BudgetFit fit = in_config(config, [&] {
     const double budget = *config.options.budget_s;
     return fit_to_budget(config.options, config.settings, limits, backend.cost_model(), budget,
                          remeasure_reserve_s(budget, config.settings.size()));
   });
   for (const std::string& cut : fit.cuts)
-    fit.plan.warnings.push_back("fitted to --budget " + format_duration(*config.options.budget_s) + ": " + cut);
+    fit.plan.warnings.push_back("fitted to --budget " + format_duration(*config.options.budget_s) + ": " +
+                                cut);
   return fit.plan;
 }
 
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {
   const std::string name = backend.name();
   const std::string wanted = report.out_path.empty() ? default_results_path(name) : report.out_path;
-  const Resumed resumed = resumed_or_fresh(plan, name, control, report);  // refused before anything is written
+  const Resumed resumed =
+      resumed_or_fresh(plan, name, control, report);  // refused before anything is written
   std::unique_ptr<JsonResultsWriter> results = open_results(control, wanted);
   const std::string written = results ? results->path() : "";
   std::vector<CaseResult> swept;
   SessionSinks sinks;
   if (control.rank() == 0) {
-    std::cerr << ("commtune: " + report.banner + "\n") << std::flush;  // one write: whole lines never interleave
+    std::cerr << ("commtune: " + report.banner + "\n")
+              << std::flush;  // one write: whole lines never interleave
     if (plan.options.budget_s) std::cerr << budget_line(plan, backend.cost_model()) << std::flush;
     attach_rank0_sinks(sinks, plan, std::move(results), swept);
   }
@@ -196,17 +206,19 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   std::optional<SweepBudget> budget;
   if (plan.options.budget_s) {
     const double whole = *plan.options.budget_s;
-    budget = SweepBudget{whole, whole - remeasure_reserve_s(whole, plan.settings.size()), SweepBudget::Clock::now(), backend.cost_model()};
+    budget = SweepBudget{whole, whole - remeasure_reserve_s(whole, plan.settings.size()),
+                         SweepBudget::Clock::now(), backend.cost_model()};
   }
   const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }, budget};
   const SweepRun rest = run.with_plan(resumed.remaining);
   const RunSummary kept = keep_resumed(*sinks.keep, resumed.kept);
-  const RunSummary summary = add_counts(
-      kept, plan.options.race.enabled ? run_raced_sweep(rest, *sinks.display, *sinks.keep) : run_every_repeat(rest, sinks.all));
+  const RunSummary summary =
+      add_counts(kept, plan.options.race.enabled ? run_raced_sweep(rest, *sinks.display, *sinks.keep)
+                                                 : run_every_repeat(rest, sinks.all));
   sinks.all.end(summary);
   if (control.rank() == 0) std::cerr << ("commtune: results written to " + written + "\n") << std::flush;
-  const std::string recommendation =
-      tune_after_sweep(run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
+  const std::string recommendation = tune_after_sweep(
+      run, swept_document(plan, name, report.provenance, std::move(swept)), written, summary);
   if (control.rank() == 0 && report.html_report) write_sweep_html(written, recommendation, report.provenance);
   return sweep_exit_code(summary);
 }

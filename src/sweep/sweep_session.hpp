@@ -15,12 +15,12 @@ namespace commtune {
 
 // What a sweep writes and says besides its cases.
 struct SweepReport {
-  std::string out_path;       // empty: results/commtune-BACKEND-TIME.json
-  nlohmann::json provenance;  // rank 0's
-  std::string banner;         // rank 0's first line on stderr: backend, ranks, labels
+  std::string out_path;                  // empty: results/commtune-BACKEND-TIME.json
+  nlohmann::json provenance;             // rank 0's
+  std::string banner;                    // rank 0's first line on stderr: backend, ranks, labels
   std::chrono::seconds stop_grace{300};  // after Ctrl-C / SIGTERM: longer than the longest step
-  std::string resume_path;    // --resume: the interrupted sweep's results file (sweep/resume.hpp)
-  bool html_report = true;    // RESULTS.html beside the results file at the end (--no-report: false)
+  std::string resume_path;               // --resume: the interrupted sweep's results file (sweep/resume.hpp)
+  bool html_report = true;  // RESULTS.html beside the results file at the end (--no-report: false)
 };
 
 // Every rank calls it in step; returns the process exit code (sweep_exit_code).

@@ -37,15 +37,17 @@ std::string publish(const std::string& results_path, const ResultsDocument& swep
 
 }  // namespace
 
-std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const std::string& results_path,
-                             const RunSummary& summary) {
+std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept,
+                             const std::string& results_path, const RunSummary& summary) {
   if (!summary.complete || run.plan.settings.size() < 2) return "";
-  const TuneOptions options;
+  TuneOptions options;
+  options.decision = run.plan.options.decision;  // the margin racing decided with
   const bool root = run.control.rank() == 0;
   const std::vector<Finalists> finalists = root ? pick_finalists(swept, options) : std::vector<Finalists>{};
   if (root && !finalists.empty())
-    std::cerr << ("commtune: re-measuring " + std::to_string(finalists.size()) + " finalist size(s) with the default, " +
-                  std::to_string(options.confirm_rounds) + " interleaved rounds\n")
+    std::cerr << ("commtune: re-measuring " + std::to_string(finalists.size()) +
+                  " finalist size(s) with the default, " + std::to_string(options.confirm_rounds) +
+                  " interleaved rounds\n")
               << std::flush;
   const Confirmation confirmation = run_confirm_round(run, finalists, options.confirm_rounds);
   if (!root) return "";
@@ -54,9 +56,13 @@ std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, 
     rec.notes.push_back(confirmation.budget_note);
     return publish(results_path, swept, rec, std::nullopt);
   }
-  TuneOptions ran = options;  // pruned finalists end early under the full rule; a budget cut runs fewer rounds
+  TuneOptions ran =
+      options;  // pruned finalists end early under the full rule; a budget cut runs fewer rounds
   if (!confirmation.budget_note.empty()) ran.confirm_rounds = confirmation.rounds;
-  const ResultsDocument empty_confirmation{kResultsSchemaVersion, swept.backend, {}, {}, run.plan.settings, {}, true};
+  const ResultsDocument empty_confirmation{.schema_version = kResultsSchemaVersion,
+                                           .backend = swept.backend,
+                                           .settings = run.plan.settings,
+                                           .complete = true};
   // Without finalists nothing can win, so an empty confirmation keeps that verdict explicit.
   Recommendation rec = tune(swept, ran, confirmation.cases ? &*confirmation.cases : &empty_confirmation);
   if (!confirmation.budget_note.empty()) rec.notes.push_back(confirmation.budget_note);

@@ -14,7 +14,7 @@ namespace commtune {
 // Every rank calls it after the sweep, in step; `swept` and `results_path` matter on rank 0 only.
 // Does nothing after an interrupted sweep. Returns the recommendation file's path on rank 0
 // (empty where none was written).
-std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept, const std::string& results_path,
-                             const RunSummary& summary);
+std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept,
+                             const std::string& results_path, const RunSummary& summary);
 
 }  // namespace commtune

@@ -26,7 +26,8 @@ CaseIndex::CaseIndex(const ResultsDocument& results) {
     cases_[{r.setting, SizeKey{r.spec.collective, r.spec.bytes}}].push_back(&r);
     if (std::find(setting_order_.begin(), setting_order_.end(), r.setting) == setting_order_.end())
       setting_order_.push_back(r.setting);
-    if (r.status != CaseStatus::Ok && !disqualified_.count(r.setting)) disqualified_[r.setting] = failure_reason(r);
+    if (r.status != CaseStatus::Ok && !disqualified_.count(r.setting))
+      disqualified_[r.setting] = failure_reason(r);
     nranks_ = std::max(nranks_, r.nranks);
   }
 }
@@ -41,7 +42,8 @@ std::vector<SizeKey> CaseIndex::default_sizes() const {
   std::vector<SizeKey> keys;
   for (const auto& [id, results] : cases_)
     if (id.first == kDefaultSettingName &&
-        std::all_of(results.begin(), results.end(), [](const CaseResult* r) { return r->status == CaseStatus::Ok; }))
+        std::all_of(results.begin(), results.end(),
+                    [](const CaseResult* r) { return r->status == CaseStatus::Ok; }))
       keys.push_back(id.second);
   return keys;
 }

@@ -13,7 +13,8 @@ namespace {
 
 // The run figures a measured case offers on `basis`; empty when it has none there.
 std::vector<double> run_figures(const CaseResult& r, TimeBasis basis) {
-  if (basis == TimeBasis::Median) return r.run_medians_us.empty() ? std::vector<double>{r.time_us.median} : r.run_medians_us;
+  if (basis == TimeBasis::Median)
+    return r.run_medians_us.empty() ? std::vector<double>{r.time_us.median} : r.run_medians_us;
   if (!r.run_nccl_tests_us.empty()) return r.run_nccl_tests_us;
   if (r.nccl_tests) return {r.nccl_tests->time_us};
   return {};
@@ -38,7 +39,8 @@ void add_case(SideCase& side, const CaseResult& r, TimeBasis basis, bool first_f
   const bool several = figures.size() > 1;
   if (placing.launch && several) figures = {summarize(figures).median};
   side.runs.run_us.insert(side.runs.run_us.end(), figures.begin(), figures.end());
-  for (std::size_t j = 0; j < figures.size(); ++j) side.runs.pass.push_back(placing.launch ? *placing.launch : placing.first_pass + j);
+  for (std::size_t j = 0; j < figures.size(); ++j)
+    side.runs.pass.push_back(placing.launch ? *placing.launch : placing.first_pass + j);
   if (first_file && basis == TimeBasis::Median) side.first = r.time_us;
   const bool one_run = side.runs.run_us.size() == 1 && !several && basis == TimeBasis::Median;
   side.runs.ci_low = one_run ? r.time_us.median_ci_low : 0;
@@ -58,8 +60,8 @@ CompareKey compare_key(const CaseResult& r) {
 }
 
 std::string describe(const CompareKey& k) {
-  return std::get<0>(k) + " " + std::string(name_of(std::get<1>(k))) + " " + format_size(std::get<2>(k)) + " " +
-         std::string(name_of(std::get<3>(k))) + " (" + std::to_string(std::get<6>(k)) + " ranks)";
+  return std::get<0>(k) + " " + std::string(name_of(std::get<1>(k))) + " " + format_size(std::get<2>(k)) +
+         " " + std::string(name_of(std::get<3>(k))) + " (" + std::to_string(std::get<6>(k)) + " ranks)";
 }
 
 TimeBasis time_basis(const std::vector<const ResultsDocument*>& documents) {
@@ -68,8 +70,8 @@ TimeBasis time_basis(const std::vector<const ResultsDocument*>& documents) {
   return TimeBasis::Median;
 }
 
-Side gather_side(const std::vector<const ResultsDocument*>& documents, const std::vector<std::string>& origins,
-                 TimeBasis basis) {
+Side gather_side(const std::vector<const ResultsDocument*>& documents,
+                 const std::vector<std::string>& origins, TimeBasis basis) {
   Side side;
   const bool by_launch = documents.size() >= 2;
   for (std::size_t i = 0; i < documents.size(); ++i) {
@@ -79,7 +81,8 @@ Side gather_side(const std::vector<const ResultsDocument*>& documents, const std
         ++left_out;
         continue;
       }
-      add_case(side.cases[compare_key(r)], r, basis, i == 0, Placing{side.passes, by_launch ? std::optional<std::size_t>(i) : std::nullopt});
+      add_case(side.cases[compare_key(r)], r, basis, i == 0,
+               Placing{side.passes, by_launch ? std::optional<std::size_t>(i) : std::nullopt});
       file_passes = std::max(file_passes, run_figures(r, basis).size());
     }
     side.passes += by_launch ? 1 : file_passes;

@@ -32,19 +32,20 @@ std::string describe(const CompareKey& key);
 struct SideCase {
   CaseStatus status = CaseStatus::Ok;  // the first file's problem with this case, if any
   std::string reason;
-  CaseRuns runs;                        // only when every file measured it ok
-  SampleStats first;                    // the first file's time_us (median basis), for the report
+  CaseRuns runs;      // only when every file measured it ok
+  SampleStats first;  // the first file's time_us (median basis), for the report
 };
 
 struct Side {
   std::map<CompareKey, SideCase> cases;
-  std::size_t passes = 0;          // the side's passes over its plan: each file's runs, numbered in file order (several files: one per file)
+  std::size_t passes = 0;  // the side's passes over its plan: each file's runs, numbered in file order
+                           // (several files: one per file)
   std::vector<std::string> notes;  // cases left out for want of an nccl-tests figure
 };
 
 // `origins[i]` names `documents[i]` in the notes.
-Side gather_side(const std::vector<const ResultsDocument*>& documents, const std::vector<std::string>& origins,
-                 TimeBasis basis);
+Side gather_side(const std::vector<const ResultsDocument*>& documents,
+                 const std::vector<std::string>& origins, TimeBasis basis);
 
 // The nccl-tests basis when any document came from nccl-tests' JSON.
 TimeBasis time_basis(const std::vector<const ResultsDocument*>& documents);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "tune/comparison.hpp"
+#include "measure/decision.hpp"
 #include "tune/run_verdict.hpp"
 
 namespace commtune {
@@ -12,20 +12,21 @@ namespace {
 // Between launches (a repeated sweep, or several results files): with runs on both sides, every
 // candidate run must be faster than the default's fastest run by the same practical threshold
 // (tune/run_verdict.hpp's rule, without widening: the pooled rule above guards a side of few runs).
-Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Comparison& c, double min_margin) {
+Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Comparison& c, const DecisionRule& rule) {
   if (base.run_medians_us.size() < 2 || cand.run_medians_us.size() < 2) return Verdict::Same;
-  const RunRule rule{practical_threshold(c, min_margin), 0};
-  return judge_runs(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, rule).verdict;
+  const RunRule run_rule{practical_threshold(c, rule), 0};
+  return judge_runs(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;
 }
 
 }  // namespace
 
-CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key, double min_margin) {
-  return judge_against(index, kDefaultSettingName, candidate, key, min_margin);
+CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
+                  const DecisionRule& rule) {
+  return judge_against(index, kDefaultSettingName, candidate, key, rule);
 }
 
-CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_setting, const std::string& candidate,
-                          const SizeKey& key, double min_margin) {
+CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_setting,
+                          const std::string& candidate, const SizeKey& key, const DecisionRule& rule) {
   CaseVerdict v;
   const auto& baseline = index.cases(baseline_setting, key);
   const auto& cases = index.cases(candidate, key);
@@ -36,11 +37,12 @@ CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_se
     const CaseResult* cand = case_in_placement(cases, base->spec.placement);
     if (!cand || base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return CaseVerdict{};
     const Comparison c = compare_stats(base->time_us, cand->time_us);
-    const Verdict runs = runs_verdict(*base, *cand, c, min_margin);
-    const bool runs_agree = base->run_medians_us.size() < 2 || cand->run_medians_us.size() < 2 || runs == Verdict::Faster;
-    v.runs_overlap = v.runs_overlap || (clearly_faster(c, min_margin) && !runs_agree);
-    v.faster = v.faster && clearly_faster(c, min_margin) && runs_agree;
-    v.slower = v.slower || clearly_slower(c, min_margin);
+    const Verdict runs = runs_verdict(*base, *cand, c, rule);
+    const bool runs_agree =
+        base->run_medians_us.size() < 2 || cand->run_medians_us.size() < 2 || runs == Verdict::Faster;
+    v.runs_overlap = v.runs_overlap || (clearly_faster(c, rule) && !runs_agree);
+    v.faster = v.faster && clearly_faster(c, rule) && runs_agree;
+    v.slower = v.slower || clearly_slower(c, rule);
     v.noise_floor = std::max(v.noise_floor, c.noise_floor);
     if (gain_of(c) < v.gain) {
       v.gain = gain_of(c);

@@ -7,6 +7,7 @@
 // threshold: the between-run rule of compare (tune/run_verdict.hpp), judged on launches.
 #include <string>
 
+#include "measure/decision.hpp"
 #include "tune/case_index.hpp"
 
 namespace commtune {
@@ -15,16 +16,17 @@ struct CaseVerdict {
   bool measured = false;  // both measured ok in every placement the default has
   bool faster = false;
   bool slower = false;
-  double gain = 0;        // smallest time saved over placements (negative: slower)
+  double gain = 0;  // smallest time saved over placements (negative: slower)
   double default_us = 0, candidate_us = 0;
-  double noise_floor = 0; // largest over placements
+  double noise_floor = 0;     // largest over placements
   bool runs_overlap = false;  // faster on the pooled samples, but its runs do not all beat the default's
 };
 
-CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key, double min_margin);
+CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
+                  const DecisionRule& rule);
 
 // The same rule against another baseline than the default (racing: against the best setting).
 CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline, const std::string& candidate,
-                          const SizeKey& key, double min_margin);
+                          const SizeKey& key, const DecisionRule& rule);
 
 }  // namespace commtune

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "measure/decision.hpp"
 #include "measure/statistics.hpp"
 #include "tune/case_index.hpp"
 
@@ -9,12 +10,12 @@ namespace commtune {
 namespace {
 
 // Whether `setting` may still end with every placement's round medians below all of the default's.
-bool still_confirmable(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
+bool confirmable_at(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
   for (const CaseResult* base : index.cases(kDefaultSettingName, key)) {
     const CaseResult* cand = case_in_placement(index.cases(setting, key), base->spec.placement);
     if (!cand) continue;  // not measured yet in this placement: nothing known
     if (base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return false;
-    if (cand->time_us.max >= base->time_us.min) return false;
+    if (!still_confirmable(base->time_us, cand->time_us)) return false;
   }
   return true;
 }
@@ -26,8 +27,8 @@ bool final_interval_is_the_range(std::size_t rounds) {
 
 }  // namespace
 
-std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, std::vector<CaseResult> folded,
-                                             std::size_t rounds) {
+std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists,
+                                             std::vector<CaseResult> folded, std::size_t rounds) {
   if (!final_interval_is_the_range(rounds)) return finalists;
   ResultsDocument doc;
   doc.cases = std::move(folded);
@@ -36,7 +37,7 @@ std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& final
   for (const Finalists& f : finalists) {
     Finalists kept{f.key, {}};
     for (const std::string& name : f.settings)
-      if (still_confirmable(index, name, f.key)) kept.settings.push_back(name);
+      if (confirmable_at(index, name, f.key)) kept.settings.push_back(name);
     if (!kept.settings.empty()) out.push_back(std::move(kept));
   }
   return out;

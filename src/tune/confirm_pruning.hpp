@@ -3,7 +3,7 @@
 // become impossible are measured no more.
 //
 // A finalist is confirmed only if, in every placement, its re-measured median interval lies below
-// the default's (tune/comparison.hpp). With the re-measure's few rounds that interval is the range
+// the default's (measure/decision.hpp). With the re-measure's few rounds that interval is the range
 // of the round medians (measure/statistics.hpp: the ranks of a 95% interval for 5 samples are the
 // first and the last), and a range only widens as rounds are added. So once one of a finalist's
 // round medians is at or above one of the default's, in any placement, the later rounds cannot
@@ -21,7 +21,7 @@ namespace commtune {
 // its round medians (sweep/confirm_round's fold_rounds). Returns `finalists` less the settings
 // that can no longer be confirmed, less the sizes left with none. With a number of `rounds` whose
 // final interval is not the range of the medians, nothing is pruned.
-std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists, std::vector<CaseResult> folded,
-                                             std::size_t rounds);
+std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists,
+                                             std::vector<CaseResult> folded, std::size_t rounds);
 
 }  // namespace commtune

@@ -19,12 +19,14 @@ std::vector<Chosen> chosen_settings(const Recommendation& rec) {
   for (const auto& c : rec.choices) {
     const Setting* s = rec.find_setting(c.setting);
     if (!s || s->is_default()) continue;
-    out.push_back({s, c.scope == "process" ? std::nullopt : std::optional<Collective>(parse_collective(c.scope))});
+    out.push_back(
+        {s, c.scope == "process" ? std::nullopt : std::optional<Collective>(parse_collective(c.scope))});
   }
   return out;
 }
 
-void add(std::vector<EnvEntry>& env, const std::string& name, const std::string& value, std::vector<std::string>& notes) {
+void add(std::vector<EnvEntry>& env, const std::string& name, const std::string& value,
+         std::vector<std::string>& notes) {
   for (const auto& e : env)
     if (e.name == name) {
       if (e.value != value) notes.push_back(name + ": two choices set different values; kept " + e.value);
@@ -47,7 +49,8 @@ std::vector<EnvEntry> mpi_environment(const std::vector<Chosen>& chosen, std::ve
   });
   if (forces) add(env, "OMPI_MCA_coll_tuned_use_dynamic_rules", "1", notes);
   for (const Chosen& c : chosen)
-    for (const auto& [knob, value] : c.setting->knobs) add(env, "OMPI_MCA_" + knob, ompi_value(knob, value), notes);
+    for (const auto& [knob, value] : c.setting->knobs)
+      add(env, "OMPI_MCA_" + knob, ompi_value(knob, value), notes);
   return env;
 }
 
@@ -64,11 +67,13 @@ std::optional<std::string> merged_list(const std::string& knob, const std::vecto
   const NcclListKind kind = knob == "NCCL_ALGO" ? NcclListKind::Algorithm : NcclListKind::Protocol;
   std::vector<NcclListEntry> entries;
   for (Collective c : collectives) {
-    const auto own = std::find_if(chosen.begin(), chosen.end(), [&](const Chosen& x) { return x.collective == c; });
-    const auto process = std::find_if(chosen.begin(), chosen.end(), [](const Chosen& x) { return !x.collective; });
-    const Chosen* source = own != chosen.end() && own->setting->knobs.count(knob) ? &*own
+    const auto own =
+        std::find_if(chosen.begin(), chosen.end(), [&](const Chosen& x) { return x.collective == c; });
+    const auto process =
+        std::find_if(chosen.begin(), chosen.end(), [](const Chosen& x) { return !x.collective; });
+    const Chosen* source = own != chosen.end() && own->setting->knobs.count(knob)           ? &*own
                            : process != chosen.end() && process->setting->knobs.count(knob) ? &*process
-                                                                                           : nullptr;
+                                                                                            : nullptr;
     if (!source) continue;
     std::optional<NcclListEntry> entry = entry_for(parse_nccl_list(source->setting->knobs.at(knob), kind), c);
     if (!entry) continue;
@@ -97,7 +102,8 @@ std::vector<EnvEntry> nccl_environment(const Recommendation& rec, const std::vec
   if (!left_out.empty()) {
     std::string list;
     for (const auto& l : left_out) list += (list.empty() ? "" : " ") + l;
-    notes.push_back("the env files leave out " + list + ": per-size choices go through commtune's tuner plugin "
+    notes.push_back("the env files leave out " + list +
+                    ": per-size choices go through commtune's tuner plugin "
                     "(--format nccl-tuner); export --nccl-algo-env puts these debugging variables back");
   }
   return env;
@@ -105,9 +111,11 @@ std::vector<EnvEntry> nccl_environment(const Recommendation& rec, const std::vec
 
 }  // namespace
 
-std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto, std::vector<std::string>& notes) {
+std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto,
+                                          std::vector<std::string>& notes) {
   const std::vector<Chosen> chosen = chosen_settings(rec);
-  return rec.backend == "mpi" ? mpi_environment(chosen, notes) : nccl_environment(rec, chosen, nccl_algo_proto, notes);
+  return rec.backend == "mpi" ? mpi_environment(chosen, notes)
+                              : nccl_environment(rec, chosen, nccl_algo_proto, notes);
 }
 
 }  // namespace commtune

@@ -12,6 +12,7 @@
 
 namespace commtune {
 
-std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto, std::vector<std::string>& notes);
+std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto,
+                                          std::vector<std::string>& notes);
 
 }  // namespace commtune

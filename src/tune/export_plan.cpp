@@ -15,20 +15,23 @@
 namespace commtune {
 
 std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above) {
-  const auto edge = static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<long double>(below) * above)));
+  const auto edge =
+      static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<long double>(below) * above)));
   return std::clamp(edge, below, above - 1);
 }
 
 namespace {
 
 std::vector<std::string> summary_lines(const Recommendation& rec) {
-  std::vector<std::string> lines{"commtune recommendation: backend " + rec.backend + ", " + std::to_string(rec.nranks) +
-                                 " ranks on " + std::to_string(rec.nnodes) + " node(s)"};
+  std::vector<std::string> lines{"commtune recommendation: backend " + rec.backend + ", " +
+                                 std::to_string(rec.nranks) + " ranks on " + std::to_string(rec.nnodes) +
+                                 " node(s)"};
   if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
   for (const auto& c : rec.choices)
     if (c.setting != kDefaultSettingName)
-      lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) + " saved on the objective" +
-                      (rec.confirmed ? ", re-measured" : ", not re-measured") + ")");
+      lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) +
+                      " saved on the objective" + (rec.confirmed ? ", re-measured" : ", not re-measured") +
+                      ")");
   return lines;
 }
 
@@ -49,14 +52,16 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
   plan.nnodes = rec.nnodes;
   plan.summary = summary_lines(rec);
   for (const auto& label : rec.labels) plan.notes.push_back("measured with " + label);
-  if (rec.incomplete) plan.notes.push_back("tuned on an interrupted sweep (\"complete\": false): its finished cases only");
+  if (rec.incomplete)
+    plan.notes.push_back("tuned on an interrupted sweep (\"complete\": false): its finished cases only");
   plan.tuner_plugin_path = options.tuner_plugin_path;
   plan.env = compose_environment(rec, options.nccl_algo_proto_env, plan.notes);
   check_entries(plan.env);
   for (const auto& e : plan.env)
     if (rec.backend != "mpi" && (e.name == "NCCL_ALGO" || e.name == "NCCL_PROTO")) {
       plan.warnings.push_back(
-          "NCCL_ALGO / NCCL_PROTO are NCCL debugging variables that \"should not be used in production\" (NVIDIA's "
+          "NCCL_ALGO / NCCL_PROTO are NCCL debugging variables that \"should not be used in production\" "
+          "(NVIDIA's "
           "environment documentation): they force one choice for every size; commtune's tuner plugin "
           "(--format nccl-tuner) is the production path");
       break;

@@ -48,9 +48,9 @@ struct ExportPlan {
   std::vector<EnvEntry> env;
   std::vector<TunerCsvRow> tuner_rows;
   std::map<Collective, std::vector<OmpiRule>> ompi_rules;
-  std::vector<std::string> notes;    // what could not be expressed in a format
-  std::vector<std::string> warnings; // header lines every env file carries (debugging variables)
-  std::string tuner_plugin_path;     // ExportOptions::tuner_plugin_path
+  std::vector<std::string> notes;     // what could not be expressed in a format
+  std::vector<std::string> warnings;  // header lines every env file carries (debugging variables)
+  std::string tuner_plugin_path;      // ExportOptions::tuner_plugin_path
 };
 
 // Throws InputError when a knob of a chosen setting does not pass its grammar.

@@ -46,7 +46,7 @@ Score score(const CaseIndex& index, const Recommendation& rec, const std::string
   double log_sum = 0, weight = 0, won = 0;
   Score s;
   for (const SizeKey& key : keys) {
-    const CaseVerdict v = judge(index, setting, key, options.min_margin);
+    const CaseVerdict v = judge(index, setting, key, options.decision);
     if (!v.measured) continue;
     const double w = options.objective.weight(key.collective);
     weight += w;
@@ -61,12 +61,12 @@ Score score(const CaseIndex& index, const Recommendation& rec, const std::string
 }
 
 // Contiguous runs of measured sizes where the setting is clearly faster (or clearly slower).
-std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting, const std::vector<SizeKey>& keys,
-                              double margin) {
+std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting,
+                              const std::vector<SizeKey>& keys, const DecisionRule& rule) {
   std::vector<RangeGain> out;
   int open = 0;  // +1 faster run, -1 slower run, 0 none
   for (const SizeKey& key : keys) {
-    const CaseVerdict v = judge(index, setting, key, margin);
+    const CaseVerdict v = judge(index, setting, key, rule);
     const int kind = v.faster ? 1 : (v.slower ? -1 : 0);
     const bool extend = kind != 0 && kind == open && out.back().collective == key.collective;
     if (extend) {
@@ -95,21 +95,25 @@ JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Sco
   for (const Setting& s : rec.settings) {
     if (!candidate_in(s, scope, index)) continue;
     const Score sc = score(index, rec, s.name, range, options);
-    const bool passes = sc.has_win && sc.objective_gain >= options.min_margin;
+    const bool passes = sc.has_win && sc.objective_gain >= options.decision.margin;
     if (passes && (best.setting == kDefaultSettingName || sc.objective_gain > best.objective_gain)) {
       best.setting = s.name;
       best.objective_gain = sc.objective_gain;
       best.weight_won = sc.weight_won;
     } else if (!passes && runner_up.empty()) {
-      runner_up = s.name + " (objective " + format_percent(sc.objective_gain) + (sc.has_win ? "" : ", no confirmed win") + ")";
+      runner_up = s.name + " (objective " + format_percent(sc.objective_gain) +
+                  (sc.has_win ? "" : ", no confirmed win") + ")";
     }
   }
   if (best.setting == kDefaultSettingName) {
-    best.why = "nothing beats the default on the objective" + (runner_up.empty() ? std::string() : "; best tried: " + runner_up);
+    best.why = "nothing beats the default on the objective" +
+               (runner_up.empty() ? std::string() : "; best tried: " + runner_up);
     return best;
   }
-  best.gains = ranges(index, best.setting, keys_in(index.default_sizes(), scope.collectives, nullptr), options.min_margin);
-  best.why = "saves " + format_percent(best.objective_gain) + " on the objective (weighted geometric mean), clearly faster on " +
+  best.gains = ranges(index, best.setting, keys_in(index.default_sizes(), scope.collectives, nullptr),
+                      options.decision);
+  best.why = "saves " + format_percent(best.objective_gain) +
+             " on the objective (weighted geometric mean), clearly faster on " +
              format_percent(best.weight_won) + " of its weight";
   return best;
 }
@@ -136,7 +140,8 @@ void choose_job_settings(const CaseIndex& index, const TuneOptions& options, Rec
     std::vector<SizeKey> range = keys_in(all, scope.collectives, &options.objective);
     if (range.empty()) {
       range = keys_in(all, scope.collectives, nullptr);
-      rec.notes.push_back(scope.name + ": no measured size in the objective's range; judged on every measured size");
+      rec.notes.push_back(scope.name +
+                          ": no measured size in the objective's range; judged on every measured size");
     }
     rec.choices.push_back(choose_in(index, rec, scope, range, options));
   }

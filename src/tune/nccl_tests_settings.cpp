@@ -13,8 +13,8 @@ namespace commtune {
 namespace {
 
 bool only_diagnostics(const std::string& name) {
-  static const std::set<std::string> names{"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "NCCL_TOPO_DUMP_FILE",
-                                           "NCCL_GRAPH_DUMP_FILE"};
+  static const std::set<std::string> names{"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE",
+                                           "NCCL_TOPO_DUMP_FILE", "NCCL_GRAPH_DUMP_FILE"};
   return names.count(name) > 0;
 }
 
@@ -53,7 +53,9 @@ std::vector<std::string> differing_others(const std::vector<ResultsDocument>& fi
   std::vector<std::string> notes;
   for (const auto& [name, seen] : values)
     if (seen.size() > 1 || holding[name] != files.size())
-      notes.push_back(name + " differs between the files and is no knob of commtune's: ignored (not part of any setting)");
+      notes.push_back(
+          name +
+          " differs between the files and is no knob of commtune's: ignored (not part of any setting)");
   return notes;
 }
 
@@ -71,9 +73,11 @@ std::string setting_name_of(const std::map<std::string, std::string>& knobs) {
   std::string name;
   for (const auto& [knob, value] : knobs) {
     std::string part = knob.rfind("NCCL_", 0) == 0 ? knob.substr(5) : knob;
-    std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(part.begin(), part.end(), part.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     part += ":";
-    for (const char c : value) part += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '.';
+    for (const char c : value)
+      part += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ? c : '.';
     name += (name.empty() ? "" : "+") + part;
   }
   return name;
@@ -91,7 +95,8 @@ std::map<std::string, std::string> common_knobs(const std::vector<std::map<std::
   return common;
 }
 
-NcclTestsSweep nccl_tests_sweep(const std::vector<ResultsDocument>& files, const std::vector<std::string>& origins) {
+NcclTestsSweep nccl_tests_sweep(const std::vector<ResultsDocument>& files,
+                                const std::vector<std::string>& origins) {
   if (files.empty()) throw InputError("tune: no nccl-tests file");
   std::vector<std::map<std::string, std::string>> all;
   for (std::size_t i = 0; i < files.size(); ++i) all.push_back(knobs_of(files[i], origins[i]));
@@ -102,23 +107,31 @@ NcclTestsSweep nccl_tests_sweep(const std::vector<ResultsDocument>& files, const
     groups[all[i]].push_back(i);
   }
   if (!groups.count({}))
-    throw InputError("tune: every nccl-tests file ran with forced NCCL knobs (" + setting_name_of(groups.begin()->first) +
-                     ", ...): the default (none forced) is the baseline each setting is judged against; add a run without them");
+    throw InputError("tune: every nccl-tests file ran with forced NCCL knobs (" +
+                     setting_name_of(groups.begin()->first) +
+                     ", ...): the default (none forced) is the baseline each setting is judged against; add "
+                     "a run without them");
   if (groups.size() < 2)
-    throw InputError("tune: the nccl-tests files all ran one setting (no NCCL knob differs between them): nothing to choose between");
+    throw InputError(
+        "tune: the nccl-tests files all ran one setting (no NCCL knob differs between them): nothing to "
+        "choose between");
   NcclTestsSweep out;
   // The empty map orders first: the default's files come first and give the document its
   // provenance and options.
   for (const auto& [knobs, members] : groups) {
     std::vector<ResultsDocument> launches;
     std::vector<std::string> names;
-    for (const std::size_t i : members) launches.push_back(on_nccl_tests_time(files[i])), names.push_back(origins[i]);
+    for (const std::size_t i : members)
+      launches.push_back(on_nccl_tests_time(files[i])), names.push_back(origins[i]);
     ResultsDocument merged = launches.size() == 1 ? launches.front() : merge_launches(launches, names);
     std::string name = setting_name_of(knobs);
-    for (int n = 2; std::any_of(out.document.settings.begin(), out.document.settings.end(), [&](const Setting& t) { return t.name == name; }); ++n)
+    for (int n = 2; std::any_of(out.document.settings.begin(), out.document.settings.end(),
+                                [&](const Setting& t) { return t.name == name; });
+         ++n)
       name = setting_name_of(knobs) + "-" + std::to_string(n);  // two values that differ only in punctuation
     for (auto& r : merged.cases) r.setting = name;
-    const Setting setting{name, knobs.empty() ? "nccl-tests, nothing forced" : "nccl-tests under " + name, knobs, {}};
+    const Setting setting{
+        name, knobs.empty() ? "nccl-tests, nothing forced" : "nccl-tests under " + name, knobs, {}};
     if (knobs.empty()) {
       out.document = std::move(merged);
       out.document.settings = {setting};

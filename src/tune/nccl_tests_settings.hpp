@@ -16,13 +16,15 @@
 namespace commtune {
 
 struct NcclTestsSweep {
-  ResultsDocument document;        // every setting's cases; settings: the default first, then by name
-  std::vector<std::string> notes;  // NCCL_* variables that are no knob of commtune's and differ between files (ignored)
+  ResultsDocument document;  // every setting's cases; settings: the default first, then by name
+  std::vector<std::string>
+      notes;  // NCCL_* variables that are no knob of commtune's and differ between files (ignored)
 };
 
 // Throws InputError naming the file: a knob value commtune refuses, files of one setting that do
 // not hold the same cases (merge_launches), no file without forced knobs, or only one setting.
-NcclTestsSweep nccl_tests_sweep(const std::vector<ResultsDocument>& files, const std::vector<std::string>& origins);
+NcclTestsSweep nccl_tests_sweep(const std::vector<ResultsDocument>& files,
+                                const std::vector<std::string>& origins);
 
 // A setting's name from its knobs, in the letters a setting name may use: "algo:Tree+proto:LL"
 // for NCCL_ALGO=Tree NCCL_PROTO=LL, "algo:.NVLS" for NCCL_ALGO=^NVLS ("default" for none).

@@ -15,9 +15,10 @@ double Objective::weight(Collective c) const {
 }
 
 std::string Objective::describe() const {
-  std::string text = "sizes " + format_size(min_bytes) + " to " +
-                     (max_bytes == std::numeric_limits<std::uint64_t>::max() ? std::string("the largest measured")
-                                                                             : format_size(max_bytes));
+  std::string text =
+      "sizes " + format_size(min_bytes) + " to " +
+      (max_bytes == std::numeric_limits<std::uint64_t>::max() ? std::string("the largest measured")
+                                                              : format_size(max_bytes));
   text += ", weighted geometric mean of speed-ups";
   for (const auto& [c, w] : weights) {
     char buffer[64];
@@ -29,7 +30,8 @@ std::string Objective::describe() const {
 
 void parse_objective_range(std::string_view text, Objective& objective) {
   const auto colon = text.find(':');
-  if (colon == std::string_view::npos) throw InputError("--objective-sizes must be MIN:MAX, e.g. 64K:1G or 1M:");
+  if (colon == std::string_view::npos)
+    throw InputError("--objective-sizes must be MIN:MAX, e.g. 64K:1G or 1M:");
   const std::string_view low = text.substr(0, colon), high = text.substr(colon + 1);
   objective.min_bytes = low.empty() ? 0 : parse_size(low);
   objective.max_bytes = high.empty() ? std::numeric_limits<std::uint64_t>::max() : parse_size(high);
@@ -38,7 +40,8 @@ void parse_objective_range(std::string_view text, Objective& objective) {
 
 void parse_objective_weight(std::string_view text, Objective& objective) {
   const auto equals = text.find('=');
-  if (equals == std::string_view::npos) throw InputError("--weight must be COLLECTIVE=NUMBER, e.g. allreduce=3");
+  if (equals == std::string_view::npos)
+    throw InputError("--weight must be COLLECTIVE=NUMBER, e.g. allreduce=3");
   const Collective c = parse_collective(text.substr(0, equals));
   const std::string number(text.substr(equals + 1));
   char* end = nullptr;

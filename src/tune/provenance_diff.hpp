@@ -10,10 +10,11 @@
 namespace commtune {
 
 struct ProvenanceDifference {
-  std::string field;  // JSON pointer-like path, e.g. nccl/version
+  std::string field;              // JSON pointer-like path, e.g. nccl/version
   std::string baseline, current;  // "(absent)" when missing on one side
 };
 
-std::vector<ProvenanceDifference> provenance_differences(const nlohmann::json& baseline, const nlohmann::json& current);
+std::vector<ProvenanceDifference> provenance_differences(const nlohmann::json& baseline,
+                                                         const nlohmann::json& current);
 
 }  // namespace commtune

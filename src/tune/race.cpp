@@ -6,13 +6,14 @@
 
 #include "core/text_format.hpp"
 #include "tune/case_verdict.hpp"
-#include "tune/comparison.hpp"
+#include "measure/decision.hpp"
 
 namespace commtune {
 namespace {
 
 bool measured_ok(const std::vector<const CaseResult*>& cases) {
-  return !cases.empty() && std::all_of(cases.begin(), cases.end(), [](const CaseResult* c) { return c->status == CaseStatus::Ok; });
+  return !cases.empty() && std::all_of(cases.begin(), cases.end(),
+                                       [](const CaseResult* c) { return c->status == CaseStatus::Ok; });
 }
 
 // The time a setting is ranked by: its medians added over the placements.
@@ -23,26 +24,26 @@ double ranking_time(const std::vector<const CaseResult*>& cases) {
 }
 
 // In every placement, the difference and its noise together stay within the margin.
-bool practically_equal(const CaseIndex& index, const std::string& best, const std::string& other, const SizeKey& key,
-                       double margin) {
+bool practically_equal(const CaseIndex& index, const std::string& best, const std::string& other,
+                       const SizeKey& key, const DecisionRule& rule) {
   const auto& base = index.cases(best, key);
   const auto& cand = index.cases(other, key);
   for (const CaseResult* b : base) {
     const CaseResult* c = case_in_placement(cand, b->spec.placement);
     if (!c) return false;
-    const Comparison cmp = compare_stats(b->time_us, c->time_us);
-    if (std::abs(cmp.change) + cmp.noise_floor > margin) return false;
+    if (!practically_equal(compare_stats(b->time_us, c->time_us), rule)) return false;
   }
   return true;
 }
 
 // `v`: the best setting judged as the candidate against the dropped one as the baseline.
-std::string drop_reason(const std::string& best, const CaseVerdict& v, double margin) {
-  return best + " is clearly faster here: " + format_percent(v.gain) + " less time in every placement (disjoint median CIs, above max(" +
-         format_percent(margin) + ", noise floor " + format_percent(v.noise_floor) + "))";
+std::string drop_reason(const std::string& best, const CaseVerdict& v, const DecisionRule& rule) {
+  return best + " is clearly faster here: " + format_percent(v.gain) + " less time in every placement (" +
+         rule_text(rule) + "; noise floor " + format_percent(v.noise_floor) + ")";
 }
 
-std::vector<std::string> ok_settings(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive) {
+std::vector<std::string> ok_settings(const CaseIndex& index, const SizeKey& key,
+                                     const std::vector<std::string>& alive) {
   std::vector<std::string> out;
   for (const auto& name : alive)
     if (measured_ok(index.cases(name, key))) out.push_back(name);
@@ -64,7 +65,8 @@ std::string fastest(const CaseIndex& index, const SizeKey& key, const std::vecto
 
 }  // namespace
 
-RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive, double margin) {
+RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
+                       const DecisionRule& rule) {
   RaceVerdict v;
   const std::vector<std::string> racing = ok_settings(index, key, alive);
   v.best = fastest(index, key, racing);
@@ -77,13 +79,13 @@ RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::ve
   for (const auto& name : racing) {
     if (name == v.best) continue;
     // The tuner's own rule with the dropped setting as the baseline: the best one would win against it.
-    const CaseVerdict against = judge_against(index, name, v.best, key, margin);
+    const CaseVerdict against = judge_against(index, name, v.best, key, rule);
     if (against.faster) {
-      v.dropped.push_back({name, drop_reason(v.best, against, margin)});
+      v.dropped.push_back({name, drop_reason(v.best, against, rule)});
       continue;
     }
     v.survivors.push_back(name);
-    all_equal = all_equal && practically_equal(index, v.best, name, key, margin);
+    all_equal = all_equal && practically_equal(index, v.best, name, key, rule);
   }
   v.decided = v.survivors.size() == 1 || all_equal;
   return v;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "measure/decision.hpp"
 #include "tune/case_index.hpp"
 
 namespace commtune {
@@ -28,6 +29,7 @@ struct RaceVerdict {
 };
 
 // `alive`: the settings still in the race at `key` (each has its cases in `index`).
-RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive, double margin);
+RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
+                       const DecisionRule& rule);
 
 }  // namespace commtune

@@ -11,7 +11,8 @@ const Setting* Recommendation::find_setting(const std::string& name) const {
 }
 
 bool Recommendation::defaults_best() const {
-  const bool size_winner = std::any_of(sizes.begin(), sizes.end(), [](const SizeDecision& d) { return !d.winner.empty(); });
+  const bool size_winner =
+      std::any_of(sizes.begin(), sizes.end(), [](const SizeDecision& d) { return !d.winner.empty(); });
   const bool job_choice = std::any_of(choices.begin(), choices.end(),
                                       [](const JobChoice& c) { return c.setting != kDefaultSettingName; });
   return !size_winner && !job_choice;

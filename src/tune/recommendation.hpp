@@ -18,12 +18,12 @@ namespace commtune {
 struct SizeDecision {
   Collective collective = Collective::AllReduce;
   std::uint64_t bytes = 0;
-  std::string winner;       // empty: the default stays
-  double gain = 0;          // fraction of the default's time saved (worst placement)
-  double default_us = 0;    // medians behind `gain`
+  std::string winner;     // empty: the default stays
+  double gain = 0;        // fraction of the default's time saved (worst placement)
+  double default_us = 0;  // medians behind `gain`
   double winner_us = 0;
-  bool confirmed = false;   // the interleaved re-measure agreed
-  std::string reason;       // why the default stays
+  bool confirmed = false;                // the interleaved re-measure agreed
+  std::string reason;                    // why the default stays
   std::optional<NcclChoice> nccl_chose;  // what NCCL chose by itself here, where recorded (NCCL backend)
 };
 
@@ -36,10 +36,10 @@ struct RangeGain {
 };
 
 struct JobChoice {
-  std::string scope;    // "process" or a collective name
-  std::string setting;  // kDefaultSettingName when nothing beats the default
-  double objective_gain = 0;   // weighted geometric-mean time saved over the objective's sizes
-  double weight_won = 0;       // share of the objective's weight where it is clearly faster
+  std::string scope;          // "process" or a collective name
+  std::string setting;        // kDefaultSettingName when nothing beats the default
+  double objective_gain = 0;  // weighted geometric-mean time saved over the objective's sizes
+  double weight_won = 0;      // share of the objective's weight where it is clearly faster
   std::vector<RangeGain> gains;
   std::string why;
 };
@@ -49,16 +49,17 @@ struct Recommendation {
   int nranks = 0;
   int nnodes = 1;
   double min_margin = 0.02;
-  std::string objective;       // described in words
-  bool confirmed = false;      // finalists re-measured in an interleaved round
+  std::string objective;   // described in words
+  bool confirmed = false;  // finalists re-measured in an interleaved round
   std::size_t confirm_rounds = 0;
   std::vector<Setting> settings;
   std::vector<SizeDecision> sizes;
   std::vector<JobChoice> choices;
   std::map<std::string, std::string> disqualified;  // setting -> reason
   std::vector<std::string> notes;
-  std::vector<std::string> labels;  // the results' labels (simulated workers, emulated nodes): said in every output
-  bool incomplete = false;          // tuned on an interrupted sweep (--allow-incomplete): said in every output
+  std::vector<std::string>
+      labels;               // the results' labels (simulated workers, emulated nodes): said in every output
+  bool incomplete = false;  // tuned on an interrupted sweep (--allow-incomplete): said in every output
 
   const Setting* find_setting(const std::string& name) const;
   bool defaults_best() const;  // no size winner and no job-wide choice

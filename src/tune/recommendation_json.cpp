@@ -16,22 +16,32 @@ using nlohmann::json;
 namespace {
 
 json to_json(const SizeDecision& d) {
-  json j{{"collective", name_of(d.collective)}, {"bytes", d.bytes}, {"winner", d.winner}, {"gain", d.gain},
-         {"default_us", d.default_us}, {"winner_us", d.winner_us}, {"confirmed", d.confirmed}, {"reason", d.reason}};
+  json j{{"collective", name_of(d.collective)},
+         {"bytes", d.bytes},
+         {"winner", d.winner},
+         {"gain", d.gain},
+         {"default_us", d.default_us},
+         {"winner_us", d.winner_us},
+         {"confirmed", d.confirmed},
+         {"reason", d.reason}};
   if (d.nccl_chose) j["nccl_chose"] = to_json(*d.nccl_chose);
   return j;
 }
 
 json to_json(const RangeGain& g) {
-  return json{{"collective", name_of(g.collective)}, {"min_bytes", g.min_bytes}, {"max_bytes", g.max_bytes},
-              {"min_gain", g.min_gain}, {"max_gain", g.max_gain}, {"sizes", g.sizes}};
+  return json{{"collective", name_of(g.collective)},
+              {"min_bytes", g.min_bytes},
+              {"max_bytes", g.max_bytes},
+              {"min_gain", g.min_gain},
+              {"max_gain", g.max_gain},
+              {"sizes", g.sizes}};
 }
 
 json to_json(const JobChoice& c) {
   json gains = json::array();
   for (const auto& g : c.gains) gains.push_back(to_json(g));
-  return json{{"scope", c.scope}, {"setting", c.setting}, {"objective_gain", c.objective_gain},
-              {"weight_won", c.weight_won}, {"gains", gains}, {"why", c.why}};
+  return json{{"scope", c.scope},           {"setting", c.setting}, {"objective_gain", c.objective_gain},
+              {"weight_won", c.weight_won}, {"gains", gains},       {"why", c.why}};
 }
 
 constexpr std::int64_t kMaxBytes = 1ll << 50;
@@ -41,7 +51,9 @@ using Path = std::string;
 Path item_path(const Path& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
 
 // Fields of the document itself (`top`) have the path "ORIGIN: KEY", nested ones "WHERE.KEY".
-Path field_path(const Path& where, const char* key, bool top) { return top ? where + ": " + key : member_path(where, key); }
+Path field_path(const Path& where, const char* key, bool top) {
+  return top ? where + ": " + key : member_path(where, key);
+}
 
 const json& list_field(const json& j, const char* key, const Path& where, bool top = false) {
   const json& value = required_field(j, key, where);
@@ -55,7 +67,8 @@ Collective collective_field(const json& j, const Path& where) {
 }
 
 std::uint64_t bytes_field(const json& j, const char* key, const Path& where) {
-  return static_cast<std::uint64_t>(integer_in(required_field(j, key, where), member_path(where, key), 1, kMaxBytes));
+  return static_cast<std::uint64_t>(
+      integer_in(required_field(j, key, where), member_path(where, key), 1, kMaxBytes));
 }
 
 // A fraction of time saved: below 1 (saving all of it is impossible); negative when slower.
@@ -71,24 +84,36 @@ double time_field(const json& j, const char* key, const Path& where) {
 }
 
 SizeDecision size_from_json(const json& j, const Path& where) {
-  SizeDecision d{collective_field(j, where), bytes_field(j, "bytes", where), field_as<std::string>(j, "winner", where),
-                 gain_field(j, "gain", where), time_field(j, "default_us", where), time_field(j, "winner_us", where),
-                 field_as<bool>(j, "confirmed", where), field_as<std::string>(j, "reason", where), std::nullopt};
+  SizeDecision d{collective_field(j, where),
+                 bytes_field(j, "bytes", where),
+                 field_as<std::string>(j, "winner", where),
+                 gain_field(j, "gain", where),
+                 time_field(j, "default_us", where),
+                 time_field(j, "winner_us", where),
+                 field_as<bool>(j, "confirmed", where),
+                 field_as<std::string>(j, "reason", where),
+                 std::nullopt};
   if (j.contains("nccl_chose")) {
     d.nccl_chose = nccl_choice_from_json(j.at("nccl_chose"), member_path(where, "nccl_chose"));
-    if (!d.nccl_chose->recorded) throw InputError(member_path(where, "nccl_chose") + ": only a recorded choice belongs here");
+    if (!d.nccl_chose->recorded)
+      throw InputError(member_path(where, "nccl_chose") + ": only a recorded choice belongs here");
   }
   if (d.winner.empty()) return d;
-  if (!(d.gain > 0)) throw InputError(member_path(where, "gain") + ": a winner must save time (gain above 0)");
+  if (!(d.gain > 0))
+    throw InputError(member_path(where, "gain") + ": a winner must save time (gain above 0)");
   if (!(d.winner_us > 0 && d.winner_us < d.default_us))
     throw InputError(where + ": a winner needs 0 < winner_us < default_us");
   return d;
 }
 
 RangeGain range_from_json(const json& j, const Path& where) {
-  RangeGain g{collective_field(j, where), bytes_field(j, "min_bytes", where), bytes_field(j, "max_bytes", where),
-              gain_field(j, "min_gain", where), gain_field(j, "max_gain", where),
-              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where), member_path(where, "sizes"), 1, kMaxPlausibleCount))};
+  RangeGain g{collective_field(j, where),
+              bytes_field(j, "min_bytes", where),
+              bytes_field(j, "max_bytes", where),
+              gain_field(j, "min_gain", where),
+              gain_field(j, "max_gain", where),
+              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where),
+                                                  member_path(where, "sizes"), 1, kMaxPlausibleCount))};
   if (g.min_bytes > g.max_bytes) throw InputError(where + ": min_bytes is above max_bytes");
   if (g.min_gain > g.max_gain) throw InputError(where + ": min_gain is above max_gain");
   return g;
@@ -98,13 +123,17 @@ std::string scope_field(const json& j, const Path& where) {
   const std::string scope = field_as<std::string>(j, "scope", where);
   if (scope == "process") return scope;
   const Collective c = parsed_at(member_path(where, "scope"), [&] { return parse_collective(scope); });
-  if (scope != name_of(c)) bad_value(member_path(where, "scope"), "process or a collective's name", j["scope"]);
+  if (scope != name_of(c))
+    bad_value(member_path(where, "scope"), "process or a collective's name", j["scope"]);
   return scope;
 }
 
 JobChoice choice_from_json(const json& j, const Path& where) {
-  JobChoice c{scope_field(j, where), field_as<std::string>(j, "setting", where), gain_field(j, "objective_gain", where),
-              number_in(required_field(j, "weight_won", where), member_path(where, "weight_won"), 0, 1), {},
+  JobChoice c{scope_field(j, where),
+              field_as<std::string>(j, "setting", where),
+              gain_field(j, "objective_gain", where),
+              number_in(required_field(j, "weight_won", where), member_path(where, "weight_won"), 0, 1),
+              {},
               field_as<std::string>(j, "why", where)};
   const json& gains = list_field(j, "gains", where);
   for (std::size_t i = 0; i < gains.size(); ++i)
@@ -115,7 +144,8 @@ JobChoice choice_from_json(const json& j, const Path& where) {
 std::vector<std::string> strings_field(const json& j, const char* key, const Path& origin) {
   const json& list = list_field(j, key, origin, true);
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(value_as<std::string>(list[i], item_path(origin + ": " + key, i)));
+  for (std::size_t i = 0; i < list.size(); ++i)
+    out.push_back(value_as<std::string>(list[i], item_path(origin + ": " + key, i)));
   return out;
 }
 
@@ -124,15 +154,19 @@ std::map<std::string, std::string> disqualified_field(const json& j, const Path&
   const Path path = origin + ": disqualified";
   if (!object.is_object()) bad_value(path, "an object of SETTING: reason", object);
   std::map<std::string, std::string> out;
-  for (const auto& item : object.items()) out[item.key()] = value_as<std::string>(item.value(), member_path(path, item.key()));
+  for (const auto& item : object.items())
+    out[item.key()] = value_as<std::string>(item.value(), member_path(path, item.key()));
   return out;
 }
 
 void read_header(const json& j, const Path& origin, Recommendation& rec) {
   rec.backend = top_field_as<std::string>(j, "backend", origin);
-  if (rec.backend != "mpi" && rec.backend != "nccl") bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
-  rec.nranks = static_cast<int>(integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxPlausibleCount));
-  rec.nnodes = static_cast<int>(integer_in(required_field(j, "nnodes", origin), origin + ": nnodes", 1, rec.nranks));
+  if (rec.backend != "mpi" && rec.backend != "nccl")
+    bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
+  rec.nranks = static_cast<int>(
+      integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxPlausibleCount));
+  rec.nnodes =
+      static_cast<int>(integer_in(required_field(j, "nnodes", origin), origin + ": nnodes", 1, rec.nranks));
   rec.min_margin = number_in(required_field(j, "min_margin", origin), origin + ": min_margin", 0, 1);
   if (rec.min_margin == 1) bad_value(origin + ": min_margin", "a fraction from 0, below 1", j["min_margin"]);
   rec.objective = top_field_as<std::string>(j, "objective", origin);
@@ -154,7 +188,8 @@ void read_lists(const json& j, const Path& origin, Recommendation& rec) {
     return 0;
   });
   const json& sizes = list_field(j, "sizes", origin, true);
-  for (std::size_t i = 0; i < sizes.size(); ++i) rec.sizes.push_back(size_from_json(sizes[i], item_path(origin + ": sizes", i)));
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    rec.sizes.push_back(size_from_json(sizes[i], item_path(origin + ": sizes", i)));
   const json& choices = list_field(j, "choices", origin, true);
   for (std::size_t i = 0; i < choices.size(); ++i)
     rec.choices.push_back(choice_from_json(choices[i], item_path(origin + ": choices", i)));
@@ -176,23 +211,33 @@ void check_names(const Recommendation& rec, const std::string& origin) {
     const Path where = item_path(origin + ": sizes", i);
     if (!d.winner.empty() && !rec.find_setting(d.winner))
       throw InputError(where + ".winner: " + quote_text(d.winner) + " is not one of the settings");
-    if (!sizes.insert({d.collective, d.bytes}).second) throw InputError(where + ": this collective and size appear twice");
+    if (!sizes.insert({d.collective, d.bytes}).second)
+      throw InputError(where + ": this collective and size appear twice");
   }
   std::set<std::string> scopes;
   for (std::size_t i = 0; i < rec.choices.size(); ++i) {
     const JobChoice& c = rec.choices[i];
     const Path where = item_path(origin + ": choices", i);
-    if (!rec.find_setting(c.setting)) throw InputError(where + ".setting: " + quote_text(c.setting) + " is not one of the settings");
-    if (!scopes.insert(c.scope).second) throw InputError(where + ".scope: " + quote_text(c.scope) + " appears twice");
+    if (!rec.find_setting(c.setting))
+      throw InputError(where + ".setting: " + quote_text(c.setting) + " is not one of the settings");
+    if (!scopes.insert(c.scope).second)
+      throw InputError(where + ".scope: " + quote_text(c.scope) + " appears twice");
   }
 }
 
 }  // namespace
 
 json to_json(const Recommendation& rec) {
-  json j{{"kind", "commtune-recommendation"}, {"version", kRecommendationVersion}, {"backend", rec.backend},
-         {"nranks", rec.nranks}, {"nnodes", rec.nnodes}, {"min_margin", rec.min_margin}, {"objective", rec.objective},
-         {"confirmed", rec.confirmed}, {"confirm_rounds", rec.confirm_rounds}, {"disqualified", rec.disqualified},
+  json j{{"kind", "commtune-recommendation"},
+         {"version", kRecommendationVersion},
+         {"backend", rec.backend},
+         {"nranks", rec.nranks},
+         {"nnodes", rec.nnodes},
+         {"min_margin", rec.min_margin},
+         {"objective", rec.objective},
+         {"confirmed", rec.confirmed},
+         {"confirm_rounds", rec.confirm_rounds},
+         {"disqualified", rec.disqualified},
          {"notes", rec.notes}};
   if (!rec.labels.empty()) j["labels"] = rec.labels;
   if (rec.incomplete) j["incomplete"] = true;
@@ -213,7 +258,8 @@ bool is_recommendation_json(const json& j) {
 }
 
 Recommendation recommendation_from_json(const json& j, const std::string& origin) {
-  if (!is_recommendation_json(j)) throw InputError(origin + ": not a commtune recommendation (no \"kind\": \"commtune-recommendation\")");
+  if (!is_recommendation_json(j))
+    throw InputError(origin + ": not a commtune recommendation (no \"kind\": \"commtune-recommendation\")");
   const json& version = required_field(j, "version", origin);
   if (!version.is_number_integer() || version != kRecommendationVersion)
     bad_value(origin + ": version", "the integer " + std::to_string(kRecommendationVersion), version);

@@ -13,8 +13,10 @@ namespace commtune {
 namespace {
 
 void check_options(const CompareOptions& o) {
-  if (!(o.threshold >= 0) || !std::isfinite(o.threshold)) throw InputError("--threshold must be a non-negative fraction");
-  if (!(o.run_noise >= 0) || !std::isfinite(o.run_noise)) throw InputError("--run-noise must be a non-negative fraction");
+  if (!(o.threshold >= 0) || !std::isfinite(o.threshold))
+    throw InputError("--threshold must be a non-negative fraction");
+  if (!(o.run_noise >= 0) || !std::isfinite(o.run_noise))
+    throw InputError("--run-noise must be a non-negative fraction");
 }
 
 void check_backends(const std::vector<const ResultsDocument*>& all) {
@@ -27,7 +29,8 @@ void note_incomplete(const std::vector<const ResultsDocument*>& docs, const std:
                      const std::string& side, std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < docs.size(); ++i)
     if (!docs[i]->complete)
-      notes.push_back(side + (docs.size() > 1 ? " " + origins[i] : std::string()) + " " + incomplete_note(*docs[i]));
+      notes.push_back(side + (docs.size() > 1 ? " " + origins[i] : std::string()) + " " +
+                      incomplete_note(*docs[i]));
 }
 
 CaseComparison start_case(const CompareKey& key) {
@@ -41,7 +44,8 @@ CaseComparison start_case(const CompareKey& key) {
   return out;
 }
 
-CaseComparison compare_case(const CompareKey& key, const SideCase& base, const SideCase& cur, const RunRule& rule) {
+CaseComparison compare_case(const CompareKey& key, const SideCase& base, const SideCase& cur,
+                            const RunRule& rule) {
   CaseComparison out = start_case(key);
   out.baseline = base.first;
   out.current = cur.first;
@@ -63,7 +67,8 @@ CaseComparison compare_case(const CompareKey& key, const SideCase& base, const S
   } else {
     out.current_runs = cur.runs.run_us;
     out.verdict = cur_ok ? Verdict::Ambiguous : Verdict::Same;
-    out.note = "baseline " + std::string(name_of(base.status)) + (cur_ok ? "" : ", now " + std::string(name_of(cur.status)));
+    out.note = "baseline " + std::string(name_of(base.status)) +
+               (cur_ok ? "" : ", now " + std::string(name_of(cur.status)));
   }
   return out;
 }
@@ -81,7 +86,8 @@ std::map<SeriesKey, std::vector<std::uint64_t>> series_sizes(const std::vector<C
   return out;
 }
 
-bool size_has(const std::vector<CaseComparison>& cases, const SeriesKey& series, std::uint64_t bytes, Verdict v) {
+bool size_has(const std::vector<CaseComparison>& cases, const SeriesKey& series, std::uint64_t bytes,
+              Verdict v) {
   return std::any_of(cases.begin(), cases.end(), [&](const CaseComparison& c) {
     return c.verdict == v && c.bytes == bytes && series_of(c) == series;
   });
@@ -96,15 +102,17 @@ void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunR
     const auto& sizes = series.at(series_of(c));
     const auto at = std::find(sizes.begin(), sizes.end(), c.bytes) - sizes.begin();
     const bool before = at > 0 && size_has(cases, series_of(c), sizes[at - 1], v);
-    const bool after = at + 1 < static_cast<std::ptrdiff_t>(sizes.size()) && size_has(cases, series_of(c), sizes[at + 1], v);
+    const bool after =
+        at + 1 < static_cast<std::ptrdiff_t>(sizes.size()) && size_has(cases, series_of(c), sizes[at + 1], v);
     if (before || after) continue;
     const RunJudgement j{c.verdict, c.change, c.change_low, c.change_high, c.widened};
     if (!strong_evidence(j, rule.threshold)) demote.push_back(&c);
   }
   for (CaseComparison* c : demote) {
     c->verdict = Verdict::Ambiguous;
-    c->note = printf_string("lone size: %s here only, and its change interval does not clear %.0fx the threshold",
-                            std::string(name_of(v)).c_str(), kLoneSizeFactor);
+    c->note =
+        printf_string("lone size: %s here only, and its change interval does not clear %.0fx the threshold",
+                      std::string(name_of(v)).c_str(), kLoneSizeFactor);
   }
 }
 
@@ -113,10 +121,11 @@ void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunR
 // or FASTER verdict the whole comparison does not carry becomes AMBIGUOUS. A case the comparison
 // finds changed one way is left out of the other way's test: relabelled, a real speed-up would
 // look like a slowdown and hide the real slowdowns beside it.
-void apply_significance(CompareReport& report, const std::vector<PassCase>& judged, const std::vector<std::size_t>& at,
-                        double threshold) {
+void apply_significance(CompareReport& report, const std::vector<PassCase>& judged,
+                        const std::vector<std::size_t>& at, double threshold) {
   const std::size_t m = report.baseline_passes, k = report.current_passes;
-  if (judged.empty() || run_orderings(m, k) < kRankOrderings) return;  // too few passes: the widening alone decides
+  if (judged.empty() || run_orderings(m, k) < kRankOrderings)
+    return;  // too few passes: the widening alone decides
   Significance s = comparison_significance(judged, m, k, threshold);
   const auto family = [&](Verdict other, double other_p) {
     std::vector<PassCase> out;
@@ -124,20 +133,27 @@ void apply_significance(CompareReport& report, const std::vector<PassCase>& judg
       if (!(report.cases[at[i]].verdict == other && other_p <= kComparisonAlpha)) out.push_back(judged[i]);
     return out;
   };
-  const std::vector<PassCase> for_slower = family(Verdict::Faster, s.faster_p), for_faster = family(Verdict::Slower, s.slower_p);
+  const std::vector<PassCase> for_slower = family(Verdict::Faster, s.faster_p),
+                              for_faster = family(Verdict::Slower, s.slower_p);
   const double slower_p = for_slower.size() == judged.size() || for_slower.empty()
-                              ? s.slower_p : comparison_significance(for_slower, m, k, threshold).slower_p;
+                              ? s.slower_p
+                              : comparison_significance(for_slower, m, k, threshold).slower_p;
   const double faster_p = for_faster.size() == judged.size() || for_faster.empty()
-                              ? s.faster_p : comparison_significance(for_faster, m, k, threshold).faster_p;
+                              ? s.faster_p
+                              : comparison_significance(for_faster, m, k, threshold).faster_p;
   s.slower_p = slower_p;
   s.faster_p = faster_p;
   report.significance = s;
   for (std::size_t i : at) {
     CaseComparison& c = report.cases[i];
-    const double p = c.verdict == Verdict::Slower ? s.slower_p : c.verdict == Verdict::Faster ? s.faster_p : 0;
+    const double p = c.verdict == Verdict::Slower   ? s.slower_p
+                     : c.verdict == Verdict::Faster ? s.faster_p
+                                                    : 0;
     if (p <= kComparisonAlpha) continue;
-    c.note = printf_string("%s on its own runs, but not over the whole comparison: p = %.3f over %zu labellings of the passes (needs <= %.3f)",
-                           std::string(name_of(c.verdict)).c_str(), p, s.labellings, kComparisonAlpha);
+    c.note = printf_string(
+        "%s on its own runs, but not over the whole comparison: p = %.3f over %zu labellings of the passes "
+        "(needs <= %.3f)",
+        std::string(name_of(c.verdict)).c_str(), p, s.labellings, kComparisonAlpha);
     c.verdict = Verdict::Ambiguous;
   }
 }
@@ -148,7 +164,8 @@ std::vector<SlowerRange> slower_ranges(const std::vector<CaseComparison>& cases)
     std::optional<SlowerRange> open;
     for (std::uint64_t bytes : sizes) {
       std::size_t slow = 0;
-      for (const auto& c : cases) slow += c.verdict == Verdict::Slower && c.bytes == bytes && series_of(c) == series;
+      for (const auto& c : cases)
+        slow += c.verdict == Verdict::Slower && c.bytes == bytes && series_of(c) == series;
       if (slow == 0) {
         if (open) out.push_back(*open);
         open.reset();
@@ -176,7 +193,8 @@ std::size_t fewest_runs(const std::vector<CaseComparison>& cases, bool baseline)
 }  // namespace
 
 std::size_t CompareReport::count(Verdict v) const {
-  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == v; }));
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == v; }));
 }
 
 bool CompareReport::any_widened() const {
@@ -188,17 +206,21 @@ const CaseComparison* CompareReport::worst_slower() const {
   for (const auto& c : cases) {
     if (c.verdict != Verdict::Slower) continue;
     const double change = c.measured ? c.change : std::numeric_limits<double>::infinity();
-    const double best = worst == nullptr ? -1 : (worst->measured ? worst->change : std::numeric_limits<double>::infinity());
+    const double best =
+        worst == nullptr ? -1 : (worst->measured ? worst->change : std::numeric_limits<double>::infinity());
     if (worst == nullptr || change > best) worst = &c;
   }
   return worst;
 }
 
-CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines, const std::vector<std::string>& baseline_origins,
-                              const std::vector<const ResultsDocument*>& currents, const std::vector<std::string>& current_origins,
+CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines,
+                              const std::vector<std::string>& baseline_origins,
+                              const std::vector<const ResultsDocument*>& currents,
+                              const std::vector<std::string>& current_origins,
                               const CompareOptions& options) {
   check_options(options);
-  if (baselines.empty() || currents.empty()) throw InputError("compare needs at least one baseline and one current results file");
+  if (baselines.empty() || currents.empty())
+    throw InputError("compare needs at least one baseline and one current results file");
   std::vector<const ResultsDocument*> all = baselines;
   all.insert(all.end(), currents.begin(), currents.end());
   check_backends(all);
@@ -213,7 +235,8 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
   note_incomplete(currents, current_origins, "current", report.notes);
   const Side base = gather_side(baselines, baseline_origins, report.basis);
   const Side cur = gather_side(currents, current_origins, report.basis);
-  for (const auto* notes : {&base.notes, &cur.notes}) report.notes.insert(report.notes.end(), notes->begin(), notes->end());
+  for (const auto* notes : {&base.notes, &cur.notes})
+    report.notes.insert(report.notes.end(), notes->begin(), notes->end());
   const RunRule rule{options.threshold, options.run_noise, baselines.size(), currents.size()};
   report.baseline_passes = base.passes;
   report.current_passes = cur.passes;
@@ -234,7 +257,8 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
   for (const auto& [key, c] : cur.cases)
     if (!base.cases.count(key)) report.only_in_current.push_back(describe(key));
   if (report.cases.empty())
-    throw InputError("the results files have no case in common (setting, collective, size, placement, type, op, ranks)");
+    throw InputError(
+        "the results files have no case in common (setting, collective, size, placement, type, op, ranks)");
   apply_significance(report, judged, judged_at, options.threshold);
   demote_lone_sizes(report.cases, Verdict::Slower, rule);
   demote_lone_sizes(report.cases, Verdict::Faster, rule);
@@ -244,7 +268,8 @@ CompareReport compare_results(const std::vector<const ResultsDocument*>& baselin
   return report;
 }
 
-CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, const CompareOptions& options) {
+CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current,
+                              const CompareOptions& options) {
   return compare_results({&baseline}, {"baseline"}, {&current}, {"current"}, options);
 }
 

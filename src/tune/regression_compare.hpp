@@ -4,10 +4,11 @@
 // files (commtune's, a repeated sweep's, nccl-tests' JSON), every run of every file one figure.
 // Then the whole comparison's significance (tune/run_permutation.hpp): a SLOWER (FASTER) case
 // whose passes do not separate beyond what relabelling them gives by chance (p > 5%) becomes
-// AMBIGUOUS, so a sweep of many cases keeps its false-alarm rate. Then consistency over sizes: a SLOWER (or FASTER) size with no neighbouring size of the same
-// setting and collective alike keeps its verdict only on strong evidence, else it is AMBIGUOUS;
-// the SLOWER sizes are reported as ranges. A case that measured in the baseline but fails or
-// produces wrong data now is SLOWER. Different backends, or no case in common, is an InputError.
+// AMBIGUOUS, so a sweep of many cases keeps its false-alarm rate. Then consistency over sizes: a SLOWER (or
+// FASTER) size with no neighbouring size of the same setting and collective alike keeps its verdict only on
+// strong evidence, else it is AMBIGUOUS; the SLOWER sizes are reported as ranges. A case that measured in the
+// baseline but fails or produces wrong data now is SLOWER. Different backends, or no case in common, is an
+// InputError.
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,13 +29,14 @@ struct CaseComparison {
   DataType dtype = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
   Verdict verdict = Verdict::Same;
-  SampleStats baseline, current;  // the first file's time_us of each side (empty: not measured, nccl-tests basis)
+  SampleStats baseline,
+      current;  // the first file's time_us of each side (empty: not measured, nccl-tests basis)
   std::vector<double> baseline_runs, current_runs;  // the figures judged, one per run
-  double change = 0;              // median of current runs / median of baseline runs - 1
-  double change_low = 0, change_high = 0;  // its interval
-  bool widened = false;           // too few runs: judged with the default between-run noise
-  bool measured = false;          // both sides measured ok (else a status change, in the note)
-  std::string note;               // status change, lone size
+  double change = 0;                                // median of current runs / median of baseline runs - 1
+  double change_low = 0, change_high = 0;           // its interval
+  bool widened = false;                             // too few runs: judged with the default between-run noise
+  bool measured = false;  // both sides measured ok (else a status change, in the note)
+  std::string note;       // status change, lone size
 };
 
 // Neighbouring SLOWER sizes of one setting and collective (any placement), smallest to largest.
@@ -72,10 +74,12 @@ struct CompareReport {
 
 // `origins` name the files in notes and messages; every document must be usable (cases, complete
 // or allowed). Throws InputError on a bad threshold or noise, mixed backends, no case in common.
-CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines, const std::vector<std::string>& baseline_origins,
-                              const std::vector<const ResultsDocument*>& currents, const std::vector<std::string>& current_origins,
-                              const CompareOptions& options);
+CompareReport compare_results(const std::vector<const ResultsDocument*>& baselines,
+                              const std::vector<std::string>& baseline_origins,
+                              const std::vector<const ResultsDocument*>& currents,
+                              const std::vector<std::string>& current_origins, const CompareOptions& options);
 // One file each side.
-CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current, const CompareOptions& options);
+CompareReport compare_results(const ResultsDocument& baseline, const ResultsDocument& current,
+                              const CompareOptions& options);
 
 }  // namespace commtune

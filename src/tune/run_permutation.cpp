@@ -30,7 +30,8 @@ PassMatrix pass_matrix(const std::vector<PassCase>& cases, std::size_t m, std::s
       if (runs.run_us.empty() || runs.pass.size() != runs.run_us.size())
         throw Error("comparison_significance: a case without runs or pass ids on a side");
       for (std::size_t j = 0; j < runs.run_us.size(); ++j) {
-        if (runs.pass[j] >= passes) throw Error("comparison_significance: a pass id beyond its side's passes");
+        if (runs.pass[j] >= passes)
+          throw Error("comparison_significance: a pass id beyond its side's passes");
         row[first + runs.pass[j]] = runs.run_us[j];
       }
     };
@@ -84,7 +85,8 @@ void for_labellings(std::size_t n, std::size_t k, bool exact, Visit visit) {
 
 }  // namespace
 
-Significance comparison_significance(const std::vector<PassCase>& cases, std::size_t m, std::size_t k, double threshold) {
+Significance comparison_significance(const std::vector<PassCase>& cases, std::size_t m, std::size_t k,
+                                     double threshold) {
   Significance out;
   if (cases.empty() || m == 0 || k == 0) return out;
   const PassMatrix matrix = pass_matrix(cases, m, k);
@@ -94,7 +96,8 @@ Significance comparison_significance(const std::vector<PassCase>& cases, std::si
   std::vector<char> real(m + k, 0);
   std::fill(real.begin() + static_cast<std::ptrdiff_t>(m), real.end(), 1);
   const Margins observed = margins_of(matrix, real, threshold);
-  std::size_t total = out.exact ? 0 : 1, slower = out.exact ? 0 : 1, faster = out.exact ? 0 : 1;  // a sample counts the real one too
+  std::size_t total = out.exact ? 0 : 1, slower = out.exact ? 0 : 1,
+              faster = out.exact ? 0 : 1;  // a sample counts the real one too
   for_labellings(m + k, k, out.exact, [&](const std::vector<char>& labels) {
     const Margins g = margins_of(matrix, labels, threshold);
     ++total;

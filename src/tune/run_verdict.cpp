@@ -33,10 +33,14 @@ Band band_of(const CaseRuns& side) {
 
 std::string_view name_of(Verdict v) {
   switch (v) {
-    case Verdict::Faster: return "FASTER";
-    case Verdict::Slower: return "SLOWER";
-    case Verdict::Same: return "SAME";
-    case Verdict::Ambiguous: return "AMBIGUOUS";
+    case Verdict::Faster:
+      return "FASTER";
+    case Verdict::Slower:
+      return "SLOWER";
+    case Verdict::Same:
+      return "SAME";
+    case Verdict::Ambiguous:
+      return "AMBIGUOUS";
   }
   return "?";
 }
@@ -62,10 +66,14 @@ RunJudgement judge_runs(const CaseRuns& baseline, const CaseRuns& current, const
   j.change_low = cur.low / base.high - 1;
   j.change_high = cur.high / base.low - 1;
   const double t = rule.threshold;
-  if (cur.low > base.high * (1 + t)) j.verdict = Verdict::Slower;
-  else if (cur.high * (1 + t) < base.low) j.verdict = Verdict::Faster;
-  else if (std::abs(j.change) < t) j.verdict = Verdict::Same;
-  else j.verdict = Verdict::Ambiguous;
+  if (cur.low > base.high * (1 + t))
+    j.verdict = Verdict::Slower;
+  else if (cur.high * (1 + t) < base.low)
+    j.verdict = Verdict::Faster;
+  else if (std::abs(j.change) < t)
+    j.verdict = Verdict::Same;
+  else
+    j.verdict = Verdict::Ambiguous;
   return j;
 }
 

@@ -36,9 +36,9 @@ inline constexpr double kRankOrderings = 1 / kComparisonAlpha;
 inline constexpr double kLoneSizeFactor = 3;
 
 struct CaseRuns {
-  std::vector<double> run_us;        // one figure per run, > 0
-  double ci_low = 0, ci_high = 0;    // one run: its median's interval (0: unknown, the figure itself)
-  std::vector<std::size_t> pass{};   // which pass of its side each run came from (tune/run_permutation.hpp)
+  std::vector<double> run_us;       // one figure per run, > 0
+  double ci_low = 0, ci_high = 0;   // one run: its median's interval (0: unknown, the figure itself)
+  std::vector<std::size_t> pass{};  // which pass of its side each run came from (tune/run_permutation.hpp)
 };
 
 struct RunRule {
@@ -55,7 +55,7 @@ struct RunJudgement {
   Verdict verdict = Verdict::Same;
   double change = 0;                       // median of current runs / median of baseline runs - 1
   double change_low = 0, change_high = 0;  // the change's interval, from the two bands
-  bool widened = false;                    // too few runs or launches: the baseline band got the default noise
+  bool widened = false;  // too few runs or launches: the baseline band got the default noise
 };
 
 // C(m + k, k): how many orderings of m baseline and k current runs there are.

@@ -26,8 +26,9 @@ std::optional<std::string> token_for(const Setting& s, const char* knob, NcclLis
 void append_merged(std::vector<TunerCsvRow>& rows, const TunerCsvRow& row) {
   if (!rows.empty()) {
     TunerCsvRow& last = rows.back();
-    if (last.collective == row.collective && last.algorithm == row.algorithm && last.protocol == row.protocol &&
-        last.channels == row.channels && last.max_bytes + 1 == row.min_bytes) {
+    if (last.collective == row.collective && last.algorithm == row.algorithm &&
+        last.protocol == row.protocol && last.channels == row.channels &&
+        last.max_bytes + 1 == row.min_bytes) {
       last.max_bytes = row.max_bytes;
       return;
     }
@@ -69,8 +70,10 @@ std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c) {
   std::sort(sizes.begin(), sizes.end(), [](const auto* a, const auto* b) { return a->bytes < b->bytes; });
   std::vector<SizeBucket> out;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const std::uint64_t low = i == 0 ? sizes[i]->bytes : bucket_edge(sizes[i - 1]->bytes, sizes[i]->bytes) + 1;
-    const std::uint64_t high = i + 1 == sizes.size() ? sizes[i]->bytes : bucket_edge(sizes[i]->bytes, sizes[i + 1]->bytes);
+    const std::uint64_t low =
+        i == 0 ? sizes[i]->bytes : bucket_edge(sizes[i - 1]->bytes, sizes[i]->bytes) + 1;
+    const std::uint64_t high =
+        i + 1 == sizes.size() ? sizes[i]->bytes : bucket_edge(sizes[i]->bytes, sizes[i + 1]->bytes);
     out.push_back({low, high, sizes[i]});
   }
   return out;
@@ -86,10 +89,12 @@ std::vector<TunerCsvRow> tuner_csv_rows(const Recommendation& rec, std::vector<s
       const auto protocol = s ? token_for(*s, "NCCL_PROTO", NcclListKind::Protocol, c) : std::nullopt;
       if (!algorithm || !protocol) {
         notes.push_back("tuner CSV: " + b.decision->winner + " at " + std::string(name_of(c)) + " " +
-                        format_size(b.decision->bytes) + " does not force one algorithm and one protocol; left to NCCL");
+                        format_size(b.decision->bytes) +
+                        " does not force one algorithm and one protocol; left to NCCL");
         continue;
       }
-      append_merged(rows, {nccl_function_name(c), b.min_bytes, b.max_bytes, *algorithm, *protocol, -1, rec.nnodes, rec.nranks});
+      append_merged(rows, {nccl_function_name(c), b.min_bytes, b.max_bytes, *algorithm, *protocol, -1,
+                           rec.nnodes, rec.nranks});
     }
   return rows;
 }
@@ -104,8 +109,10 @@ std::map<Collective, std::vector<OmpiRule>> ompi_size_rules(const Recommendation
       if (rules.empty()) rule.min_bytes = 0;
       if (rules.empty() || !same_choice(rules.back(), rule)) rules.push_back(rule);
     }
-    if (!rules.empty() && rules.back().algorithm != 0) rules.push_back({buckets.back().max_bytes + 1, 0, 0, 0});
-    const bool forces = std::any_of(rules.begin(), rules.end(), [](const OmpiRule& r) { return r.algorithm != 0; });
+    if (!rules.empty() && rules.back().algorithm != 0)
+      rules.push_back({buckets.back().max_bytes + 1, 0, 0, 0});
+    const bool forces =
+        std::any_of(rules.begin(), rules.end(), [](const OmpiRule& r) { return r.algorithm != 0; });
     if (forces) out[c] = rules;
   }
   return out;

@@ -4,15 +4,16 @@
 // finalists get when tuning at the end of a sweep.
 #include <cstddef>
 
+#include "measure/decision.hpp"
 #include "tune/objective.hpp"
 
 namespace commtune {
 
 struct TuneOptions {
-  double min_margin = 0.02;           // a winner saves at least 2% (or the noise floor, if larger)
+  DecisionRule decision;  // a winner saves at least the margin (or the noise floor, if larger)
   Objective objective;
-  std::size_t confirm_rounds = 5;     // interleaved re-measure rounds at the end of a sweep
-  std::size_t max_finalists = 2;      // per (collective, size), besides the default
+  std::size_t confirm_rounds = 5;  // interleaved re-measure rounds at the end of a sweep
+  std::size_t max_finalists = 2;   // per (collective, size), besides the default
 };
 
 }  // namespace commtune

@@ -29,10 +29,11 @@ enum : unsigned long {
 };  // ncclDebugLogSubSys bits (NCCL_INIT, NCCL_TUNING)
 
 // ncclDebugLogger_t: level, subsystem flags, file, line, printf format, arguments.
-typedef void (*commtune_nccl_logger_t)(commtune_nccl_log_level_t level, unsigned long flags, const char* file, int line,
-                                       const char* fmt, ...);
+typedef void (*commtune_nccl_logger_t)(commtune_nccl_log_level_t level, unsigned long flags, const char* file,
+                                       int line, const char* fmt, ...);
 
-// ncclFunc_t values: Broadcast 0, Reduce 1, AllGather 2, ReduceScatter 3, AllReduce 4 (a plain enum, int-sized).
+// ncclFunc_t values: Broadcast 0, Reduce 1, AllGather 2, ReduceScatter 3, AllReduce 4 (a plain enum,
+// int-sized).
 typedef int commtune_nccl_func_t;
 
 typedef struct {
@@ -47,7 +48,8 @@ typedef struct commtune_nccl_tuner_constants_v5 commtune_nccl_tuner_constants_v5
 typedef struct {
   const char* name;
   commtune_nccl_result_t (*init)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes,
-                                 commtune_nccl_logger_t logFunction, commtune_nccl_nvl_domain_info_v5_t* nvlDomainInfo,
+                                 commtune_nccl_logger_t logFunction,
+                                 commtune_nccl_nvl_domain_info_v5_t* nvlDomainInfo,
                                  commtune_nccl_tuner_constants_v5_t* constants);
   // collCostTable is float[numAlgo][numProto] cast to float**; -1 marks an unavailable entry.
   commtune_nccl_result_t (*getCollInfo)(void* context, commtune_nccl_func_t collType, std::size_t nBytes,
@@ -59,15 +61,16 @@ typedef struct {
 typedef struct {
   const char* name;
   commtune_nccl_result_t (*init)(void** context, std::uint64_t commId, std::size_t nRanks, std::size_t nNodes,
-                                 commtune_nccl_logger_t logFunction, commtune_nccl_nvl_domain_info_v5_t* nvlDomainInfo,
+                                 commtune_nccl_logger_t logFunction,
+                                 commtune_nccl_nvl_domain_info_v5_t* nvlDomainInfo,
                                  commtune_nccl_tuner_constants_v5_t* constants);
   commtune_nccl_result_t (*getCollInfo)(void* context, commtune_nccl_func_t collType, std::size_t nBytes,
                                         int numPipeOps, float** collCostTable, int numAlgo, int numProto,
                                         int regBuff, int* nChannels);
   commtune_nccl_result_t (*finalize)(void* context);
   // Optional (null: NCCL keeps its own chunk size).
-  commtune_nccl_result_t (*getChunkSize)(void* context, commtune_nccl_func_t collType, std::size_t nBytes, int algo,
-                                         int proto, int nChannels, std::size_t* chunkSize);
+  commtune_nccl_result_t (*getChunkSize)(void* context, commtune_nccl_func_t collType, std::size_t nBytes,
+                                         int algo, int proto, int nChannels, std::size_t* chunkSize);
 } commtune_nccl_tuner_v6_t;
 
 }  // extern "C"
@@ -77,10 +80,13 @@ static_assert(sizeof(commtune_nccl_result_t) == sizeof(int), "ncclResult_t is an
 static_assert(sizeof(commtune_nccl_log_level_t) == sizeof(int), "ncclDebugLogLevel is an int-sized enum");
 static_assert(sizeof(commtune_nccl_tuner_v5_t) == 4 * sizeof(void*), "v5: name, init, getCollInfo, finalize");
 static_assert(sizeof(commtune_nccl_tuner_v6_t) == 5 * sizeof(void*), "v6: v5's members, then getChunkSize");
-static_assert(offsetof(commtune_nccl_tuner_v6_t, getCollInfo) == offsetof(commtune_nccl_tuner_v5_t, getCollInfo) &&
-                  offsetof(commtune_nccl_tuner_v6_t, finalize) == offsetof(commtune_nccl_tuner_v5_t, finalize),
+static_assert(offsetof(commtune_nccl_tuner_v6_t, getCollInfo) ==
+                      offsetof(commtune_nccl_tuner_v5_t, getCollInfo) &&
+                  offsetof(commtune_nccl_tuner_v6_t, finalize) ==
+                      offsetof(commtune_nccl_tuner_v5_t, finalize),
               "v6 starts with v5's members");
-static_assert(sizeof(commtune_nccl_nvl_domain_info_v5_t) == 3 * sizeof(int), "ncclNvlDomainInfo_v5_t: three ints");
+static_assert(sizeof(commtune_nccl_nvl_domain_info_v5_t) == 3 * sizeof(int),
+              "ncclNvlDomainInfo_v5_t: three ints");
 
 namespace commtune::tuner {
 

@@ -16,7 +16,8 @@ std::pair<int, int> nccl_pick(const float* table, int num_algo, int num_proto) {
   float best_cost = 0;
   for (int a = 0; a < num_algo; ++a)
     for (int p = 0; p < num_proto; ++p) {
-      const float cost = table[static_cast<std::size_t>(a) * static_cast<std::size_t>(num_proto) + static_cast<std::size_t>(p)];
+      const float cost = table[static_cast<std::size_t>(a) * static_cast<std::size_t>(num_proto) +
+                               static_cast<std::size_t>(p)];
       if (cost >= 0.0f && (best.first < 0 || cost < best_cost)) {
         best = {a, p};
         best_cost = cost;
@@ -28,9 +29,10 @@ std::pair<int, int> nccl_pick(const float* table, int num_algo, int num_proto) {
 std::string record_line(int function, std::uint64_t bytes, std::pair<int, int> pick, std::uint64_t nnodes,
                         std::uint64_t nranks, int num_pipe_ops, int reg_buff) {
   const auto token = [](const char* t) { return std::string(t[0] == '?' ? "-1" : t); };
-  return token(function_token(function)) + "," + std::to_string(bytes) + "," + token(algorithm_token(pick.first)) + "," +
-         token(protocol_token(pick.second)) + ",-1," + std::to_string(nnodes) + "," + std::to_string(nranks) + "," +
-         std::to_string(num_pipe_ops) + "," + std::to_string(reg_buff != 0 ? 1 : 0) + "\n";
+  return token(function_token(function)) + "," + std::to_string(bytes) + "," +
+         token(algorithm_token(pick.first)) + "," + token(protocol_token(pick.second)) + ",-1," +
+         std::to_string(nnodes) + "," + std::to_string(nranks) + "," + std::to_string(num_pipe_ops) + "," +
+         std::to_string(reg_buff != 0 ? 1 : 0) + "\n";
 }
 
 PickRecorder::~PickRecorder() {

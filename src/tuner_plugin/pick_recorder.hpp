@@ -35,8 +35,8 @@ class PickRecorder {
   // when it cannot.
   bool open(const std::string& path, std::string& error);
   // Records one call unless its key was recorded already; false once kMaxRecordedKeys is reached.
-  bool record(int function, std::uint64_t bytes, std::pair<int, int> pick, std::uint64_t nnodes, std::uint64_t nranks,
-              int num_pipe_ops, int reg_buff);
+  bool record(int function, std::uint64_t bytes, std::pair<int, int> pick, std::uint64_t nnodes,
+              std::uint64_t nranks, int num_pipe_ops, int reg_buff);
 
  private:
   int fd_ = -1;

@@ -39,17 +39,19 @@ Apply apply_rule(const TunerRule& rule, float* table, int num_algo, int num_prot
     if (rule.algorithm >= 0 && a != rule.algorithm) continue;
     for (int p = 0; p < num_proto; ++p) {
       if (rule.protocol >= 0 && p != rule.protocol) continue;
-      const float cost = table[static_cast<std::size_t>(a) * static_cast<std::size_t>(num_proto) + static_cast<std::size_t>(p)];
+      const float cost = table[static_cast<std::size_t>(a) * static_cast<std::size_t>(num_proto) +
+                               static_cast<std::size_t>(p)];
       if (!available(cost)) continue;
-      if (best_a < 0 ||
-          cost < table[static_cast<std::size_t>(best_a) * static_cast<std::size_t>(num_proto) + static_cast<std::size_t>(best_p)]) {
+      if (best_a < 0 || cost < table[static_cast<std::size_t>(best_a) * static_cast<std::size_t>(num_proto) +
+                                     static_cast<std::size_t>(best_p)]) {
         best_a = a;
         best_p = p;
       }
     }
   }
   if (best_a < 0) return Apply::unavailable;
-  table[static_cast<std::size_t>(best_a) * static_cast<std::size_t>(num_proto) + static_cast<std::size_t>(best_p)] = 0.0f;
+  table[static_cast<std::size_t>(best_a) * static_cast<std::size_t>(num_proto) +
+        static_cast<std::size_t>(best_p)] = 0.0f;
   if (sets_channels && nchannels != nullptr) *nchannels = rule.channels;
   return Apply::applied;
 }

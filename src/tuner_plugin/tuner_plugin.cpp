@@ -27,13 +27,14 @@ commtune_nccl_result_t commtune_init(void** context, std::uint64_t, std::size_t 
 }
 
 commtune_nccl_result_t commtune_get_coll_info(void* context, commtune_nccl_func_t coll, std::size_t bytes,
-                                              int num_pipe_ops, float** cost_table, int num_algo, int num_proto,
-                                              int reg_buff, int* nchannels) {
+                                              int num_pipe_ops, float** cost_table, int num_algo,
+                                              int num_proto, int reg_buff, int* nchannels) {
   if (context == nullptr) return commtuneNcclSuccess;
   try {
     // The table is float[num_algo][num_proto], passed as float**: it is one flat array.
-    static_cast<TunerContext*>(context)->coll_info(coll, bytes, num_pipe_ops, reinterpret_cast<float*>(cost_table),
-                                                   num_algo, num_proto, reg_buff, nchannels);
+    static_cast<TunerContext*>(context)->coll_info(coll, bytes, num_pipe_ops,
+                                                   reinterpret_cast<float*>(cost_table), num_algo, num_proto,
+                                                   reg_buff, nchannels);
   } catch (...) {
   }
   return commtuneNcclSuccess;

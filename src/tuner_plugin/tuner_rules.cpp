@@ -9,9 +9,10 @@ namespace commtune::tuner {
 
 namespace {
 
-constexpr std::array<const char*, 5> kFunctions{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"};
-constexpr std::array<const char*, 7> kAlgorithms{"tree", "ring", "collnet_direct", "collnet_chain",
-                                                 "nvls", "nvls_tree", "pat"};
+constexpr std::array<const char*, 5> kFunctions{"broadcast", "reduce", "allgather", "reducescatter",
+                                                "allreduce"};
+constexpr std::array<const char*, 7> kAlgorithms{
+    "tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
 constexpr std::array<const char*, 3> kProtocols{"ll", "ll128", "simple"};
 
 template <std::size_t N>
@@ -73,9 +74,12 @@ std::string parse_line(std::string_view line, TunerRule& rule) {
     if (comma == std::string_view::npos) break;
     line.remove_prefix(comma + 1);
   }
-  if (n < 8) return "fewer than 8 columns (collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks)";
+  if (n < 8)
+    return "fewer than 8 columns "
+           "(collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks)";
   rule.function = find_token(kFunctions, f[0]);
-  if (rule.function < 0) return "unknown collective_type (broadcast|reduce|allgather|reducescatter|allreduce)";
+  if (rule.function < 0)
+    return "unknown collective_type (broadcast|reduce|allgather|reducescatter|allreduce)";
   if (!parse_bytes(f[1], rule.min_bytes)) return "min_bytes is not a number of bytes";
   if (!parse_bytes(f[2], rule.max_bytes)) return "max_bytes is not a number of bytes";
   if (rule.min_bytes > rule.max_bytes) return "min_bytes is above max_bytes";
@@ -83,11 +87,14 @@ std::string parse_line(std::string_view line, TunerRule& rule) {
     return "unknown algorithm (tree|ring|collnet_direct|collnet_chain|nvls|nvls_tree|pat|-1)";
   if (!parse_choice(kProtocols, f[4], rule.protocol)) return "unknown protocol (ll|ll128|simple|-1)";
   std::int64_t v = 0;
-  if (!parse_int(f[5], -1, kMaxChannels, v) || v == 0) return "channels is not -1 or 1.." + std::to_string(kMaxChannels);
+  if (!parse_int(f[5], -1, kMaxChannels, v) || v == 0)
+    return "channels is not -1 or 1.." + std::to_string(kMaxChannels);
   rule.channels = static_cast<int>(v);
   constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
-  if (!parse_int(f[6], -1, kMaxCount, rule.nnodes) || rule.nnodes == 0) return "nNodes is not -1 or a positive count";
-  if (!parse_int(f[7], -1, kMaxCount, rule.nranks) || rule.nranks == 0) return "nRanks is not -1 or a positive count";
+  if (!parse_int(f[6], -1, kMaxCount, rule.nnodes) || rule.nnodes == 0)
+    return "nNodes is not -1 or a positive count";
+  if (!parse_int(f[7], -1, kMaxCount, rule.nranks) || rule.nranks == 0)
+    return "nRanks is not -1 or a positive count";
   if (n > 8 && (!parse_int(f[8], -1, kMaxCount, rule.num_pipe_ops) || rule.num_pipe_ops == 0))
     return "numPipeOps is not -1 or a positive count";
   if (n > 9) {
@@ -129,10 +136,13 @@ TunerRulesFile parse_tuner_rules(std::istream& in) noexcept {
           at_end = true;
           break;
         }
-        if (++total > kMaxFileBytes) return failed(number, "the file is larger than " + std::to_string(kMaxFileBytes) + " bytes");
+        if (++total > kMaxFileBytes)
+          return failed(number, "the file is larger than " + std::to_string(kMaxFileBytes) + " bytes");
         if (c == '\n') break;
-        if (line.size() == kMaxLineLength) return failed(number, "longer than " + std::to_string(kMaxLineLength) + " characters");
-        if (c == '\0' || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) return failed(number, "a control character");
+        if (line.size() == kMaxLineLength)
+          return failed(number, "longer than " + std::to_string(kMaxLineLength) + " characters");
+        if (c == '\0' || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+          return failed(number, "a control character");
         line.push_back(static_cast<char>(c));
       }
       if (in.bad()) return failed(number, "read error");
@@ -141,7 +151,8 @@ TunerRulesFile parse_tuner_rules(std::istream& in) noexcept {
       TunerRule rule;
       rule.line = number;
       if (const auto why = parse_line(text, rule); !why.empty()) return failed(number, why);
-      if (file.rules.size() == kMaxRules) return failed(number, "more than " + std::to_string(kMaxRules) + " rules");
+      if (file.rules.size() == kMaxRules)
+        return failed(number, "more than " + std::to_string(kMaxRules) + " rules");
       file.rules.push_back(rule);
     }
     file.ok = true;

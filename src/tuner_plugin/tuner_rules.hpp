@@ -24,15 +24,15 @@ inline constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
 inline constexpr int kMaxChannels = 1024;
 
 struct TunerRule {
-  int function = 0;          // ncclFunc_t value
+  int function = 0;                            // ncclFunc_t value
   std::uint64_t min_bytes = 0, max_bytes = 0;  // inclusive
-  int algorithm = -1;        // cost table row, -1: NCCL's choice
-  int protocol = -1;         // cost table column, -1: NCCL's choice
-  int channels = -1;         // -1: NCCL's choice
-  std::int64_t nnodes = -1, nranks = -1;  // -1: any
-  std::int64_t num_pipe_ops = -1;         // -1: any
-  int reg_buff = -1;                      // -1: any, else 0 or 1
-  std::size_t line = 0;      // 1-based line number in the file
+  int algorithm = -1;                          // cost table row, -1: NCCL's choice
+  int protocol = -1;                           // cost table column, -1: NCCL's choice
+  int channels = -1;                           // -1: NCCL's choice
+  std::int64_t nnodes = -1, nranks = -1;       // -1: any
+  std::int64_t num_pipe_ops = -1;              // -1: any
+  int reg_buff = -1;                           // -1: any, else 0 or 1
+  std::size_t line = 0;                        // 1-based line number in the file
 };
 
 struct TunerRulesFile {
@@ -47,7 +47,7 @@ TunerRulesFile parse_tuner_rules(std::istream& in) noexcept;
 int function_index(const std::string& token);
 int algorithm_index(const std::string& token);
 int protocol_index(const std::string& token);
-const char* function_token(int index);   // "?" when out of range
+const char* function_token(int index);  // "?" when out of range
 const char* algorithm_token(int index);
 const char* protocol_token(int index);
 

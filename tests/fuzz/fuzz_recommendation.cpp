@@ -7,7 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace commtune;
   fuzz::refused_or_done([&] {
-    const Recommendation rec = recommendation_from_json(parse_json_text(fuzz::as_text(data, size), "fuzz.json"), "fuzz.json");
+    const Recommendation rec =
+        recommendation_from_json(parse_json_text(fuzz::as_text(data, size), "fuzz.json"), "fuzz.json");
     fuzz::render_everything(rec);
   });
   return 0;

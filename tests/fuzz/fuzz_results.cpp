@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::refused_or_done([&] {
     const nlohmann::json text = parse_json_text(fuzz::as_text(data, size), "fuzz.json");
     const bool nccl_tests = is_nccl_tests_json(text);
-    const ResultsDocument doc = nccl_tests ? nccl_tests_from_json(text, "fuzz.json") : results_from_json(text, "fuzz.json");
+    const ResultsDocument doc =
+        nccl_tests ? nccl_tests_from_json(text, "fuzz.json") : results_from_json(text, "fuzz.json");
     require_usable_results(doc, "fuzz.json", true);
     if (!nccl_tests) fuzz::render_everything(tune(doc, TuneOptions{}));
     compare_results(doc, doc, CompareOptions{0.05});

@@ -39,15 +39,16 @@ inline std::string why_skip() {
   return "";
 }
 
-#define COMMTUNE_SKIP_WITHOUT_GPU()                                        \
-  do {                                                                     \
-    const std::string reason = ::commtune::gpu_testing::why_skip();         \
-    if (!reason.empty()) GTEST_SKIP() << reason;                           \
+#define COMMTUNE_SKIP_WITHOUT_GPU()                                 \
+  do {                                                              \
+    const std::string reason = ::commtune::gpu_testing::why_skip(); \
+    if (!reason.empty()) GTEST_SKIP() << reason;                    \
   } while (false)
 
 inline std::string executable(const std::string& name, const std::string& built) {
   if (simulated()) return COMMTUNE_SIMULATED_BINARY;
-  if (const char* dir = std::getenv("COMMTUNE_TEST_BIN_DIR"); dir != nullptr && *dir != '\0') return std::string(dir) + "/" + name;
+  if (const char* dir = std::getenv("COMMTUNE_TEST_BIN_DIR"); dir != nullptr && *dir != '\0')
+    return std::string(dir) + "/" + name;
   return built;
 }
 inline std::string product_binary() { return executable("commtune", COMMTUNE_BINARY); }
@@ -60,9 +61,32 @@ inline std::vector<std::string> sweep_environment() { return {"NCCL_SOCKET_IFNAM
 // check on, watchdog deadlines far above what such cases take; `more` is appended.
 inline std::vector<std::string> short_sweep(const std::string& binary, const std::string& out,
                                             const std::vector<std::string>& more) {
-  std::vector<std::string> argv = {binary, "sweep", "--backend", "nccl", "-b", "8", "-e", "1M", "-f", "32", "--min-time",
-                                   "0", "--max-time", "0.05", "--min-samples", "5", "-w", "2", "-c", "1", "--init-timeout",
-                                   "60", "--case-timeout", "30", "--out", out};
+  std::vector<std::string> argv = {binary,
+                                   "sweep",
+                                   "--backend",
+                                   "nccl",
+                                   "-b",
+                                   "8",
+                                   "-e",
+                                   "1M",
+                                   "-f",
+                                   "32",
+                                   "--min-time",
+                                   "0",
+                                   "--max-time",
+                                   "0.05",
+                                   "--min-samples",
+                                   "5",
+                                   "-w",
+                                   "2",
+                                   "-c",
+                                   "1",
+                                   "--init-timeout",
+                                   "60",
+                                   "--case-timeout",
+                                   "30",
+                                   "--out",
+                                   out};
   argv.insert(argv.end(), more.begin(), more.end());
   return argv;
 }
@@ -73,7 +97,8 @@ inline std::vector<std::string> mpirun(int np) {
   const char* text = std::getenv("COMMTUNE_MPIRUN");
   std::vector<std::string> argv = testing::words(text != nullptr ? text : "");
   if (argv.empty()) return argv;
-  for (const std::string& a : {std::string("-np"), std::to_string(np), std::string("-x"), std::string("NCCL_SOCKET_IFNAME=lo")})
+  for (const std::string& a :
+       {std::string("-np"), std::to_string(np), std::string("-x"), std::string("NCCL_SOCKET_IFNAME=lo")})
     argv.push_back(a);
   return argv;
 }
@@ -92,7 +117,8 @@ struct SweepRun {
   nlohmann::json results;
 };
 
-inline SweepRun run_sweep(const std::vector<std::string>& argv, const ScratchDir& dir, const std::string& out) {
+inline SweepRun run_sweep(const std::vector<std::string>& argv, const ScratchDir& dir,
+                          const std::string& out) {
   SweepRun run;
   run.ran = testing::run_program(argv, sweep_environment(), dir);
   run.results = read_results(out);
@@ -118,8 +144,8 @@ std::vector<SweepRun> run_sweeps_together(std::size_t how_many, ArgvFor argv_for
 }
 
 inline std::string describe(const nlohmann::json& c) {
-  return c.value("setting", "?") + " " + c.value("collective", "?") + " " + c["bytes"].dump() + " B " + c.value("dtype", "?") +
-         " " + c.value("op", "?") + " " + c.value("placement", "?");
+  return c.value("setting", "?") + " " + c.value("collective", "?") + " " + c["bytes"].dump() + " B " +
+         c.value("dtype", "?") + " " + c.value("op", "?") + " " + c.value("placement", "?");
 }
 
 // Every case of a finished sweep was measured on `nranks` ranks with correct data (the check was on);
@@ -140,7 +166,8 @@ inline void expect_all_measured(const nlohmann::json& results, int nranks, const
   }
 }
 
-inline std::size_t count_cases(const nlohmann::json& results, const std::string& field, const std::string& value) {
+inline std::size_t count_cases(const nlohmann::json& results, const std::string& field,
+                               const std::string& value) {
   std::size_t n = 0;
   if (results.is_object() && results.contains("cases"))
     for (const auto& c : results["cases"]) n += c.value(field, "") == value ? 1 : 0;
@@ -162,7 +189,8 @@ inline void expect_nccl_provenance(nlohmann::json results, int supervisors, bool
   EXPECT_EQ(provenance["nccl"]["cuda_graph_launch"], graph);
   for (auto& supervisor : provenance["nccl"]["supervisors"]) {
     nlohmann::json& devices = supervisor["devices"];
-    EXPECT_TRUE(devices["nccl_version"].is_string() && !devices["nccl_version"].get<std::string>().empty()) << devices.dump();
+    EXPECT_TRUE(devices["nccl_version"].is_string() && !devices["nccl_version"].get<std::string>().empty())
+        << devices.dump();
     EXPECT_FALSE(devices["devices"].empty()) << devices.dump();
     if (!simulated()) {
       EXPECT_NE(devices["nccl_version"], "simulated");
@@ -170,7 +198,8 @@ inline void expect_nccl_provenance(nlohmann::json results, int supervisors, bool
     }
   }
   bool labelled = false;
-  for (const auto& label : provenance["labels"]) labelled |= label.get<std::string>().rfind("emulated-nodes", 0) == 0;
+  for (const auto& label : provenance["labels"])
+    labelled |= label.get<std::string>().rfind("emulated-nodes", 0) == 0;
   EXPECT_EQ(labelled, emulated) << provenance["labels"].dump();
 }
 
@@ -185,7 +214,8 @@ inline void expect_nccl_choice_recorded(const nlohmann::json& results) {
   for (const auto& c : results["cases"]) {
     if (c.value("setting", "") != "default" || c.value("status", "") != "ok") continue;
     ASSERT_TRUE(c.contains("nccl_choice")) << describe(c);
-    EXPECT_EQ(c["nccl_choice"].value("recorded", false), true) << describe(c) << ": " << c["nccl_choice"].dump();
+    EXPECT_EQ(c["nccl_choice"].value("recorded", false), true)
+        << describe(c) << ": " << c["nccl_choice"].dump();
     recorded += c["nccl_choice"].value("recorded", false) ? 1 : 0;
   }
   EXPECT_GT(recorded, 0u);

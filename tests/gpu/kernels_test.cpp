@@ -34,8 +34,9 @@ class GpuKernels : public ::testing::Test {
   unsigned long long* counter_ = nullptr;
 };
 
-const DataType kTypes[] = {DataType::Int8,    DataType::Uint8,    DataType::Int32,   DataType::Uint32,  DataType::Int64,
-                           DataType::Uint64,  DataType::Float16,  DataType::BFloat16, DataType::Float32, DataType::Float64};
+const DataType kTypes[] = {DataType::Int8,    DataType::Uint8,  DataType::Int32,   DataType::Uint32,
+                           DataType::Int64,   DataType::Uint64, DataType::Float16, DataType::BFloat16,
+                           DataType::Float32, DataType::Float64};
 const ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min};
 
 TEST_F(GpuKernels, AFilledRankVerifiesAndOthersDoNot) {

@@ -1,8 +1,8 @@
 // `commtune doctor --backend nccl` on a real GPU, no launcher: the pairwise map through NCCL
 // workers (ncclSend/ncclRecv) between the GPUs of this node, or, with one GPU, between two ranks
-// on it as emulated nodes (loopback sockets), then its small sweep; and a worker hung during the map (commtune-faults)
-// ends it with its reason. Assertions read the doctor's JSON (shape, positive figures, reasons),
-// never how fast a link is. Skips, saying why, where no GPU is visible.
+// on it as emulated nodes (loopback sockets), then its small sweep; and a worker hung during the map
+// (commtune-faults) ends it with its reason. Assertions read the doctor's JSON (shape, positive figures,
+// reasons), never how fast a link is. Skips, saying why, where no GPU is visible.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,8 +19,17 @@ using commtune::testing::ScratchDir;
 // Two GPUs or more: one rank per GPU (the node's real paths); one GPU: two emulated nodes on it.
 // A round's deadline: far above a quick round on a GPU; 1 s for the simulated dry run (CI time).
 std::vector<std::string> doctor_argv(const std::string& binary, const std::string& json) {
-  std::vector<std::string> argv{binary, "doctor", "--backend", "nccl", "--quick", "--init-timeout", "60", "--case-timeout",
-                                simulated() ? "1" : "10", "--json", json};
+  std::vector<std::string> argv{binary,
+                                "doctor",
+                                "--backend",
+                                "nccl",
+                                "--quick",
+                                "--init-timeout",
+                                "60",
+                                "--case-timeout",
+                                simulated() ? "1" : "10",
+                                "--json",
+                                json};
   if (simulated() || visible_gpu_count() < 2)
     for (const char* a : {"--ranks", "2", "--emulate-nodes"}) argv.emplace_back(a);
   return argv;
@@ -39,7 +48,8 @@ bool has_finding(const nlohmann::json& doc, const std::string& id) {
 TEST(GpuDoctor, TheNcclPairwiseMapMeasuresEveryPairOfThisNode) {
   COMMTUNE_SKIP_WITHOUT_GPU();
   ScratchDir dir;
-  const Ran ran = testing::run_program(doctor_argv(product_binary(), dir.file("d.json")), sweep_environment(), dir);
+  const Ran ran =
+      testing::run_program(doctor_argv(product_binary(), dir.file("d.json")), sweep_environment(), dir);
   ASSERT_TRUE(ran.exit_code == 0 || ran.exit_code == 1) << ran.err;  // the live machine may need attention
   const nlohmann::json doc = read_doctor(dir.file("d.json"));
   ASSERT_TRUE(doc.is_object()) << ran.err;
@@ -72,7 +82,8 @@ TEST(GpuDoctor, AWorkerHungInTheMapEndsItWithItsReason) {
   const nlohmann::json doc = read_doctor(dir.file("d.json"));
   ASSERT_TRUE(doc.is_object()) << ran.err;
   EXPECT_TRUE(has_finding(doc, "pairwise-map-failed")) << doc.dump(1);
-  EXPECT_NE(doc.value("pairwise_failure", "").find("rank 1 worker did not finish pairwise map round 1"), std::string::npos)
+  EXPECT_NE(doc.value("pairwise_failure", "").find("rank 1 worker did not finish pairwise map round 1"),
+            std::string::npos)
       << doc.dump(1);
 }
 

@@ -17,10 +17,12 @@ TEST_P(GpuMpiSweep, EveryRankMeasuresCorrectData) {
   COMMTUNE_SKIP_WITHOUT_GPU();
   const int np = GetParam();
   std::vector<std::string> argv = mpirun(np);
-  if (argv.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest, or scripts/device-check.sh)";
+  if (argv.empty())
+    GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest, or scripts/device-check.sh)";
   ScratchDir dir;
-  const std::vector<std::string> sweep = short_sweep(product_binary(), dir.file("r.json"),
-                                                     {"--emulate-nodes", "--collectives", "allreduce,allgather,broadcast,reducescatter"});
+  const std::vector<std::string> sweep =
+      short_sweep(product_binary(), dir.file("r.json"),
+                  {"--emulate-nodes", "--collectives", "allreduce,allgather,broadcast,reducescatter"});
   argv.insert(argv.end(), sweep.begin(), sweep.end());
   const SweepRun run = run_sweep(argv, dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err << run.ran.out;
@@ -31,7 +33,9 @@ TEST_P(GpuMpiSweep, EveryRankMeasuresCorrectData) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, GpuMpiSweep, ::testing::Values(2, 3, 4),
-                         [](const ::testing::TestParamInfo<int>& info) { return "np" + std::to_string(info.param); });
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return "np" + std::to_string(info.param);
+                         });
 
 }  // namespace
 }  // namespace commtune

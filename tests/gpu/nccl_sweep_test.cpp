@@ -25,14 +25,16 @@ TEST(GpuSweep, EmulatedNodesMeasureCorrectDataAndSurviveAHang) {
     "settings": [{"name": "ring-simple", "knobs": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "Simple"}},
                  {"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-case:1"}},
                  {"name": "ring-ll", "knobs": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL"}}]})";
-  const SweepRun run = run_sweep({faults_binary(), "sweep", "--backend", "nccl", "--ranks", "2", "--emulate-nodes", "--config",
-                                  dir.file("gpu.json"), "--init-timeout", "60", "--case-timeout", "10", "--out", dir.file("r.json")},
-                                 dir, dir.file("r.json"));
+  const SweepRun run = run_sweep(
+      {faults_binary(), "sweep", "--backend", "nccl", "--ranks", "2", "--emulate-nodes", "--config",
+       dir.file("gpu.json"), "--init-timeout", "60", "--case-timeout", "10", "--out", dir.file("r.json")},
+      dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   nlohmann::json healthy = run.results;
   ASSERT_TRUE(healthy.is_object()) << run.ran.err;
   nlohmann::json& cases = healthy["cases"];
-  cases.erase(std::remove_if(cases.begin(), cases.end(), [](const nlohmann::json& c) { return c.value("setting", "") == "hang"; }),
+  cases.erase(std::remove_if(cases.begin(), cases.end(),
+                             [](const nlohmann::json& c) { return c.value("setting", "") == "hang"; }),
               cases.end());
   expect_all_measured(healthy, 2, "ring-simple and ring-ll");
   EXPECT_EQ(count_cases(healthy, "setting", "ring-ll"), count_cases(healthy, "setting", "ring-simple"));
@@ -70,7 +72,8 @@ TEST(GpuSweep, ReduceScatterAllGatherAndBroadcastOnThreeRanks) {
                                  dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   expect_all_measured(run.results, 3, "3 ranks");
-  EXPECT_GE(count_cases(run.results, "collective", "reducescatter"), 6u);  // at least 3 sizes, in and out of place
+  EXPECT_GE(count_cases(run.results, "collective", "reducescatter"),
+            6u);  // at least 3 sizes, in and out of place
   for (const auto& c : run.results["cases"])
     if (c.value("collective", "") == "broadcast") {
       EXPECT_EQ(c.value("root", -1), 2) << describe(c);
@@ -88,8 +91,8 @@ TEST(GpuSweep, CtaBoundsAloneOrTogetherInitAndMeasure) {
     {"name": "max-ctas-only", "knobs": {"NCCL_MAX_CTAS": "2"}},
     {"name": "ctas-2-to-8", "knobs": {"NCCL_MIN_CTAS": "2", "NCCL_MAX_CTAS": "8"}}]})";
   const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"),
-                                             {"--ranks", "2", "--emulate-nodes", "--config", dir.file("ctas.json"),
-                                              "--collectives", "allreduce,allgather"}),
+                                             {"--ranks", "2", "--emulate-nodes", "--config",
+                                              dir.file("ctas.json"), "--collectives", "allreduce,allgather"}),
                                  dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   expect_all_measured(run.results, 2, "CTA settings");
@@ -104,13 +107,15 @@ TEST(GpuSweep, SocketTransportSettingsMeasure) {
   std::ofstream(dir.file("socket.json")) << R"({"settings": [
     {"name": "socket", "knobs": {"NCCL_NET": "Socket"}},
     {"name": "socket-2x2", "knobs": {"NCCL_NET": "Socket", "NCCL_SOCKET_NTHREADS": "2", "NCCL_NSOCKS_PERTHREAD": "2"}}]})";
-  const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"),
-                                             {"--ranks", "2", "--emulate-nodes", "--config", dir.file("socket.json"),
-                                              "--collectives", "allreduce,broadcast"}),
-                                 dir, dir.file("r.json"));
+  const SweepRun run =
+      run_sweep(short_sweep(product_binary(), dir.file("r.json"),
+                            {"--ranks", "2", "--emulate-nodes", "--config", dir.file("socket.json"),
+                             "--collectives", "allreduce,broadcast"}),
+                dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   expect_all_measured(run.results, 2, "socket settings");
-  for (const char* setting : {"socket", "socket-2x2"}) EXPECT_GT(count_cases(run.results, "setting", setting), 0u) << setting;
+  for (const char* setting : {"socket", "socket-2x2"})
+    EXPECT_GT(count_cases(run.results, "setting", setting), 0u) << setting;
   for (const auto& s : run.results["settings"])
     if (s.value("name", "") == "socket") {
       EXPECT_EQ(s["knobs"]["NCCL_NET"], "Socket");
@@ -121,7 +126,8 @@ TEST(GpuSweep, SocketTransportSettingsMeasure) {
 TEST(GpuSweep, WithoutLauncherOneWorkerPerVisibleGpu) {
   COMMTUNE_SKIP_WITHOUT_GPU();
   ScratchDir dir;
-  const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"), {}), dir, dir.file("r.json"));
+  const SweepRun run =
+      run_sweep(short_sweep(product_binary(), dir.file("r.json"), {}), dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   ASSERT_TRUE(run.results.is_object()) << run.ran.err;
   nlohmann::json provenance = run.results["provenance"];
@@ -130,8 +136,10 @@ TEST(GpuSweep, WithoutLauncherOneWorkerPerVisibleGpu) {
   expect_all_measured(run.results, gpus, "one worker per GPU");
   expect_nccl_provenance(run.results, 1, false, false);
   // One GPU, one rank: NCCL runs the collectives without its tuner, so nothing is recorded.
-  if (gpus > 1) expect_nccl_choice_recorded(run.results);
-  else expect_nccl_choice_not_asked(run.results);
+  if (gpus > 1)
+    expect_nccl_choice_recorded(run.results);
+  else
+    expect_nccl_choice_not_asked(run.results);
 }
 
 }  // namespace

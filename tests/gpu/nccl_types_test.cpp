@@ -17,11 +17,14 @@ TEST_P(GpuTypes, EveryReductionHasNoWrongElement) {
   COMMTUNE_SKIP_WITHOUT_GPU();
   const std::string dtype = GetParam();
   const std::vector<std::string> ops = {"sum", "prod", "max", "min"};
-  const std::vector<SweepRun> runs = run_sweeps_together(ops.size(), [&](std::size_t i, const std::string& out) {
-    const std::string collectives = ops[i] == "sum" ? "allreduce,allgather,broadcast,reducescatter" : "allreduce,reducescatter";
-    return short_sweep(product_binary(), out,
-                       {"--ranks", "2", "--emulate-nodes", "-d", dtype, "-o", ops[i], "--collectives", collectives});
-  });
+  const std::vector<SweepRun> runs =
+      run_sweeps_together(ops.size(), [&](std::size_t i, const std::string& out) {
+        const std::string collectives =
+            ops[i] == "sum" ? "allreduce,allgather,broadcast,reducescatter" : "allreduce,reducescatter";
+        return short_sweep(
+            product_binary(), out,
+            {"--ranks", "2", "--emulate-nodes", "-d", dtype, "-o", ops[i], "--collectives", collectives});
+      });
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::string what = dtype + " " + ops[i];
     EXPECT_EQ(runs[i].ran.exit_code, 0) << what << ": " << runs[i].ran.err;
@@ -37,9 +40,11 @@ TEST_P(GpuTypes, EveryReductionHasNoWrongElement) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, GpuTypes,
-                         ::testing::Values("float", "double", "int8", "uint8", "int32", "uint32", "int64", "uint64", "half",
-                                           "bfloat16"),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+                         ::testing::Values("float", "double", "int8", "uint8", "int32", "uint32", "int64",
+                                           "uint64", "half", "bfloat16"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 }  // namespace commtune

@@ -22,7 +22,7 @@ struct Expectations {
   int min_cases = 1;
   int nranks = 0;
   bool complete = true;
-  std::set<std::string> failing_settings;  // may fail; every other case must measure
+  std::set<std::string> failing_settings;   // may fail; every other case must measure
   std::vector<std::string> distinct_pairs;  // "settingA:settingB:collective:bytes" must differ
   std::vector<std::string> distinct_any;    // "s1,s2,...:collective:bytes": some pair must differ
 };
@@ -36,7 +36,8 @@ void fail(const std::string& what) {
 
 void check_case(const CaseResult& r, const Expectations& e) {
   const std::string id = r.setting + " " + std::string(commtune::name_of(r.spec.collective)) + " " +
-                         std::to_string(r.spec.bytes) + " " + std::string(commtune::name_of(r.spec.placement));
+                         std::to_string(r.spec.bytes) + " " +
+                         std::string(commtune::name_of(r.spec.placement));
   if (e.nranks && r.nranks != e.nranks) fail(id + ": nranks " + std::to_string(r.nranks));
   if (!r.measured()) {
     if (!e.failing_settings.count(r.setting)) fail(id + ": not measured: " + r.reason);
@@ -49,13 +50,14 @@ void check_case(const CaseResult& r, const Expectations& e) {
                        commtune::traits_of(r.spec.collective).bus_factor(r.nranks);
   if (std::fabs(busbw - r.busbw_gbps) > 1e-9 * std::max(1.0, busbw)) fail(id + ": busbw does not recompute");
   const auto& s = r.time_us;
-  if (!(s.min <= s.p5 && s.p5 <= s.median && s.median <= s.p95 && s.p95 <= s.max)) fail(id + ": quantiles out of order");
+  if (!(s.min <= s.p5 && s.p5 <= s.median && s.median <= s.p95 && s.p95 <= s.max))
+    fail(id + ": quantiles out of order");
   if (!(s.median_ci_low <= s.median && s.median <= s.median_ci_high)) fail(id + ": median outside its CI");
   if (s.count < 1) fail(id + ": no samples");
 }
 
-const CaseResult* find(const commtune::ResultsDocument& doc, const std::string& setting, const std::string& coll,
-                       std::uint64_t bytes) {
+const CaseResult* find(const commtune::ResultsDocument& doc, const std::string& setting,
+                       const std::string& coll, std::uint64_t bytes) {
   for (const auto& r : doc.cases)
     if (r.setting == setting && commtune::name_of(r.spec.collective) == coll && r.spec.bytes == bytes &&
         r.spec.placement == commtune::Placement::OutOfPlace && r.measured())
@@ -73,7 +75,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }
 
 bool overlap(const CaseResult& a, const CaseResult& b) {
-  return a.time_us.median_ci_low <= b.time_us.median_ci_high && b.time_us.median_ci_low <= a.time_us.median_ci_high;
+  return a.time_us.median_ci_low <= b.time_us.median_ci_high &&
+         b.time_us.median_ci_low <= a.time_us.median_ci_high;
 }
 
 void check_distinct(const commtune::ResultsDocument& doc, const std::string& spec) {
@@ -114,19 +117,29 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
     const std::string value = i + 1 < argc ? argv[i + 1] : "";
-    if (flag == "--incomplete") { e.complete = false; continue; }
+    if (flag == "--incomplete") {
+      e.complete = false;
+      continue;
+    }
     ++i;
-    if (flag == "--min-cases") e.min_cases = std::stoi(value);
-    else if (flag == "--nranks") e.nranks = std::stoi(value);
-    else if (flag == "--may-fail") e.failing_settings.insert(value);
-    else if (flag == "--distinct") e.distinct_pairs.push_back(value);
-    else if (flag == "--distinct-any") e.distinct_any.push_back(value);
-    else return std::cerr << "unknown flag " << flag << "\n", 2;
+    if (flag == "--min-cases")
+      e.min_cases = std::stoi(value);
+    else if (flag == "--nranks")
+      e.nranks = std::stoi(value);
+    else if (flag == "--may-fail")
+      e.failing_settings.insert(value);
+    else if (flag == "--distinct")
+      e.distinct_pairs.push_back(value);
+    else if (flag == "--distinct-any")
+      e.distinct_any.push_back(value);
+    else
+      return std::cerr << "unknown flag " << flag << "\n", 2;
   }
   try {
     const commtune::ResultsDocument doc = commtune::load_results(argv[1]);
     if (doc.complete != e.complete) fail(std::string("complete is ") + (doc.complete ? "true" : "false"));
-    if (static_cast<int>(doc.cases.size()) < e.min_cases) fail("only " + std::to_string(doc.cases.size()) + " cases");
+    if (static_cast<int>(doc.cases.size()) < e.min_cases)
+      fail("only " + std::to_string(doc.cases.size()) + " cases");
     for (const auto& r : doc.cases) check_case(r, e);
     for (const auto& spec : e.distinct_pairs) check_distinct(doc, spec);
     for (const auto& spec : e.distinct_any) check_distinct_any(doc, spec);

@@ -18,12 +18,14 @@ commtune::Wiring simulated_wiring() {
   using namespace commtune;
   Wiring wiring;
   wiring.worker_engine = [](const WorkerIdentity& identity) {
-    std::unique_ptr<WorkerEngine> engine = COMMTUNE_SIMULATED_ENGINE ? make_simulated_engine(identity) : make_nccl_engine(identity);
+    std::unique_ptr<WorkerEngine> engine =
+        COMMTUNE_SIMULATED_ENGINE ? make_simulated_engine(identity) : make_nccl_engine(identity);
     return with_worker_fault(std::move(engine), fault_from_environment(), identity.rank, kWorkerChannelFd);
   };
   wiring.decorate_nccl_backend = with_supervisor_faults;
   wiring.extra_nccl_knobs = {{kTestFaultKnob, [](const std::string& value) { parse_test_fault(value); }}};
-  if (COMMTUNE_SIMULATED_ENGINE) wiring.simulated_label = "simulated workers: test build, no GPU used, modelled timings";
+  if (COMMTUNE_SIMULATED_ENGINE)
+    wiring.simulated_label = "simulated workers: test build, no GPU used, modelled timings";
   return wiring;
 }
 

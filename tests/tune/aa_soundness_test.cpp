@@ -31,7 +31,8 @@ ResultsDocument trial(std::mt19937_64& rng, double speedup) {
   for (std::uint64_t bytes = 1024; bytes <= (1u << 17); bytes *= 2)
     for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) {
       const double base = 10.0 + static_cast<double>(bytes) / 100.0;
-      cases.push_back(synthetic_case("default", Collective::AllReduce, bytes, p, draw(rng, base, count(rng))));
+      cases.push_back(
+          synthetic_case("default", Collective::AllReduce, bytes, p, draw(rng, base, count(rng))));
       cases.push_back(synthetic_case("default-again", Collective::AllReduce, bytes, p,
                                      draw(rng, base / speedup, count(rng))));
     }

@@ -41,7 +41,9 @@ ResultsDocument current_run(const ResultsDocument& base) {
 
 const CaseComparison& find(const CompareReport& report, Collective c, std::uint64_t bytes) {
   for (const auto& x : report.cases)
-    if (x.setting == "default" && x.collective == c && x.bytes == bytes && x.placement == Placement::OutOfPlace) return x;
+    if (x.setting == "default" && x.collective == c && x.bytes == bytes &&
+        x.placement == Placement::OutOfPlace)
+      return x;
   throw std::runtime_error("missing");
 }
 
@@ -63,7 +65,8 @@ TEST(Compare, VerdictsFollowIntervalsThresholdAndTheLoneSizeRule) {
   // size keeps SLOWER (or FASTER) only when its interval clears 3x the threshold.
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   const CompareReport report = compare_results(base, current_run(base), CompareOptions{0.05, 0});
-  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict, Verdict::Slower);  // +30%, interval from +28.7%
+  EXPECT_EQ(find(report, Collective::AllReduce, 4194304).verdict,
+            Verdict::Slower);  // +30%, interval from +28.7%
   EXPECT_NEAR(find(report, Collective::AllReduce, 4194304).change, 0.3, 1e-9);
   EXPECT_EQ(find(report, Collective::AllGather, 65536).verdict, Verdict::Ambiguous);  // -10%, lone
   EXPECT_NE(find(report, Collective::AllGather, 65536).note.find("lone size"), std::string::npos);
@@ -94,7 +97,9 @@ TEST(Compare, IncompatibleRunsAreAnInputError) {
 TEST(Compare, GoldenMarkdownAndJson) {
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   ResultsDocument small = base, small_current = current_run(base);
-  const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
+  const auto keep = [](const CaseResult& r) {
+    return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144;
+  };
   std::erase_if(small.cases, [&](const CaseResult& r) { return !keep(r); });
   std::erase_if(small_current.cases, [&](const CaseResult& r) { return !keep(r); });
   const CompareReport report = compare_results(small, small_current, CompareOptions{0.05, 0});
@@ -111,13 +116,16 @@ TEST(Compare, GoldenMarkdownAndJsonOfRepeatedRuns) {
   // comparison's permutation test over the 4 + 4 passes in the report.
   const ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   ResultsDocument small = base, small_current = current_run(base);
-  const auto keep = [](const CaseResult& r) { return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144; };
+  const auto keep = [](const CaseResult& r) {
+    return r.setting == "default" && r.spec.bytes != 16384 && r.spec.bytes != 262144;
+  };
   for (ResultsDocument* d : {&small, &small_current}) {
     std::erase_if(d->cases, [&](const CaseResult& r) { return !keep(r); });
     for (auto& r : d->cases)
       for (double f : {0.99, 1.0, 1.01, 1.02}) r.run_medians_us.push_back(r.time_us.median * f);
   }
-  const CompareReport report = compare_results(small, small_current, CompareOptions{0.05, 0});  // launch noise known: 0
+  const CompareReport report =
+      compare_results(small, small_current, CompareOptions{0.05, 0});  // launch noise known: 0
   EXPECT_FALSE(report.any_widened());
   ASSERT_TRUE(report.significance.has_value());
   EXPECT_EQ(report.significance->labellings, 70u);
@@ -153,7 +161,8 @@ struct LaunchModel {
 ResultsDocument few_cases() {
   ResultsDocument base = load_results(source_path("tests/fixtures/nccl-results-h100x16.json"));
   std::erase_if(base.cases, [](const CaseResult& r) {
-    return r.setting != "default" || r.spec.collective != Collective::AllReduce || r.spec.placement != Placement::OutOfPlace;
+    return r.setting != "default" || r.spec.collective != Collective::AllReduce ||
+           r.spec.placement != Placement::OutOfPlace;
   });
   return base;
 }
@@ -163,7 +172,8 @@ int gate_exits(LaunchModel& model, const ResultsDocument& base, double shift, bo
   for (int i = 0; i < 4; ++i) b.push_back(model.launch(base, 1)), c.push_back(model.launch(base, shift));
   std::vector<const ResultsDocument*> bp, cp;
   std::vector<std::string> names;
-  for (int i = 0; i < 4; ++i) bp.push_back(&b[i]), cp.push_back(&c[i]), names.push_back("f" + std::to_string(i));
+  for (int i = 0; i < 4; ++i)
+    bp.push_back(&b[i]), cp.push_back(&c[i]), names.push_back("f" + std::to_string(i));
   const CompareReport report = compare_results(bp, names, cp, names, CompareOptions{});
   EXPECT_FALSE(report.any_widened());  // 4 + 4 launches: C(8, 4) = 70 orderings, no widening
   if (!every_case) return report.regression() ? 1 : 0;
@@ -171,7 +181,8 @@ int gate_exits(LaunchModel& model, const ResultsDocument& base, double shift, bo
 }
 
 TEST(Compare, AGateOfFourLaunchesASideHoldsItsFalseAlarmsUnderLaunchNoise) {
-  LaunchModel model{0.3, true};  // harsher than measured: p95 of the launch factor about +-80%, and 2x launches
+  LaunchModel model{0.3,
+                    true};  // harsher than measured: p95 of the launch factor about +-80%, and 2x launches
   const ResultsDocument base = few_cases();
   ASSERT_GE(base.cases.size(), 5u);
   int alarms = 0;

@@ -19,17 +19,21 @@ constexpr std::uint64_t kPrunedBytes = 4096;
 const SizeKey kPrunedSize{Collective::AllReduce, kPrunedBytes};
 
 // Both placements of `setting` with these round medians (us).
-void add_round_medians(std::vector<CaseResult>& cases, const std::string& setting, const std::vector<double>& out_medians,
-                const std::vector<double>& in_medians) {
-  cases.push_back(synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::OutOfPlace, out_medians));
-  cases.push_back(synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::InPlace, in_medians));
+void add_round_medians(std::vector<CaseResult>& cases, const std::string& setting,
+                       const std::vector<double>& out_medians, const std::vector<double>& in_medians) {
+  cases.push_back(
+      synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::OutOfPlace, out_medians));
+  cases.push_back(
+      synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::InPlace, in_medians));
 }
 
 TEST(ConfirmPruning, AFinalistWithARoundMedianAtOrAboveTheDefaultsIsMeasuredNoMore) {
   std::vector<CaseResult> folded;
   add_round_medians(folded, "default", {100, 104}, {100, 101});
-  add_round_medians(folded, "fast", {80, 82}, {79, 81});    // every round below every default round: still possible
-  add_round_medians(folded, "close", {90, 100}, {90, 91});  // 100 is at the default's 100 out of place: never confirmed
+  add_round_medians(folded, "fast", {80, 82},
+                    {79, 81});  // every round below every default round: still possible
+  add_round_medians(folded, "close", {90, 100},
+                    {90, 91});  // 100 is at the default's 100 out of place: never confirmed
   const std::vector<Finalists> finalists{{kPrunedSize, {"fast", "close"}}};
   const auto kept = confirmable_finalists(finalists, folded, 5);
   ASSERT_EQ(kept.size(), 1u);
@@ -41,10 +45,12 @@ TEST(ConfirmPruning, ASizeLeftWithNoFinalistIsDroppedAndAFailedRoundEndsIt) {
   add_round_medians(folded, "default", {100}, {100});
   add_round_medians(folded, "slow", {120}, {95});
   const SizeKey other{Collective::AllReduce, 2 * kPrunedBytes};
-  CaseResult failed = synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
+  CaseResult failed =
+      synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
   failed.status = CaseStatus::Failed;
   folded.push_back(failed);
-  folded.push_back(synthetic_case("fast", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {50}));
+  folded.push_back(
+      synthetic_case("fast", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {50}));
   EXPECT_TRUE(confirmable_finalists({{kPrunedSize, {"slow"}}, {other, {"fast"}}}, folded, 5).empty());
 }
 
@@ -75,7 +81,8 @@ TEST(ConfirmPruning, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
   for (int trial = 0; trial < 400; ++trial) {
     const double ga = gain(rng), gb = gain(rng);
     std::map<std::string, std::vector<std::vector<double>>> rounds;  // setting -> placement -> medians
-    for (const auto& [name, g] : std::vector<std::pair<std::string, double>>{{"default", 0.0}, {"a", ga}, {"b", gb}})
+    for (const auto& [name, g] :
+         std::vector<std::pair<std::string, double>>{{"default", 0.0}, {"a", ga}, {"b", gb}})
       for (int p = 0; p < 2; ++p) {
         rounds[name].emplace_back();
         for (int r = 0; r < 5; ++r) rounds[name][p].push_back(100 * (1 - g) * noise(rng));
@@ -83,8 +90,9 @@ TEST(ConfirmPruning, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
     const auto fold = [&](const std::map<std::string, std::size_t>& taken) {
       std::vector<CaseResult> cases;
       for (const auto& [name, n] : taken)
-        add_round_medians(cases, name, {rounds[name][0].begin(), rounds[name][0].begin() + static_cast<long>(n)},
-                   {rounds[name][1].begin(), rounds[name][1].begin() + static_cast<long>(n)});
+        add_round_medians(cases, name,
+                          {rounds[name][0].begin(), rounds[name][0].begin() + static_cast<long>(n)},
+                          {rounds[name][1].begin(), rounds[name][1].begin() + static_cast<long>(n)});
       return cases;
     };
     // The loop of sweep/confirm_round: prune after each round but the last.
@@ -96,7 +104,8 @@ TEST(ConfirmPruning, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
       if (r + 1 < 5) alive = confirmable_finalists(alive, fold(taken), 5);
     }
     pruned_some += taken["a"] < 5 || taken["b"] < 5;
-    const ResultsDocument full = synthetic_document("mpi", settings, fold({{"default", 5}, {"a", 5}, {"b", 5}}));
+    const ResultsDocument full =
+        synthetic_document("mpi", settings, fold({{"default", 5}, {"a", 5}, {"b", 5}}));
     const ResultsDocument pruned = synthetic_document("mpi", settings, fold(taken));
     const auto with_full = tune(sweep, TuneOptions{}, &full).sizes.front();
     const auto with_pruned = tune(sweep, TuneOptions{}, &pruned).sizes.front();

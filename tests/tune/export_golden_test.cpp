@@ -45,7 +45,8 @@ TEST(ExportGolden, EveryFormatFromTheOpenMpiFixture) { check_goldens("mpi-result
 
 TEST(ExportGolden, TuneSummaryOfTheNcclFixture) {
   std::ostringstream out;
-  write_tune_summary(tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), out);
+  write_tune_summary(
+      tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), out);
   expect_golden("tune/nccl.summary.txt", out.str());
 }
 
@@ -70,8 +71,10 @@ TEST(NcclTunerCsv, FollowsTheExamplePluginFormat) {
   std::string line, previous_collective;
   std::uint64_t previous_max = 0;
   int rows = 0;
-  const std::vector<std::string> collectives{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"};
-  const std::vector<std::string> algorithms{"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
+  const std::vector<std::string> collectives{"broadcast", "reduce", "allgather", "reducescatter",
+                                             "allreduce"};
+  const std::vector<std::string> algorithms{"tree",      "ring", "collnet_direct", "collnet_chain", "nvls",
+                                            "nvls_tree", "pat"};
   const std::vector<std::string> protocols{"ll", "ll128", "simple"};
   while (std::getline(lines, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -84,7 +87,8 @@ TEST(NcclTunerCsv, FollowsTheExamplePluginFormat) {
     EXPECT_NE(std::find(protocols.begin(), protocols.end(), f[4]), protocols.end()) << line;
     const std::uint64_t lo = std::stoull(f[1]), hi = std::stoull(f[2]);
     EXPECT_LE(lo, hi) << line;
-    if (f[0] == previous_collective) EXPECT_GT(lo, previous_max) << "buckets overlap or are out of order: " << line;
+    if (f[0] == previous_collective)
+      EXPECT_GT(lo, previous_max) << "buckets overlap or are out of order: " << line;
     EXPECT_EQ(f[6], "2");   // nNodes filled
     EXPECT_EQ(f[7], "16");  // nRanks filled
     previous_collective = f[0];
@@ -116,14 +120,15 @@ TEST(NcclEnvExport, LeavesNcclAlgoAndProtoToTheTunerPluginByDefault) {
 TEST(NcclEnvExport, UsesOnlyValidNcclAlgoAndProtoSyntax) {
   ExportOptions options;
   options.nccl_algo_proto_env = true;
-  const ExportPlan plan =
-      make_export_plan(tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), options);
+  const ExportPlan plan = make_export_plan(
+      tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{}), options);
   // On request, with NVIDIA's warning in every env file's header.
   ASSERT_EQ(plan.warnings.size(), 1u);
   EXPECT_NE(plan.warnings[0].find("should not be used in production"), std::string::npos);
   for (const auto& writer : make_export_writers()) {
     if (!writer->applies_to(plan.backend) || writer->format() == "nccl-tuner") continue;
-    EXPECT_NE(render(*writer, plan).find("should not be used in production"), std::string::npos) << writer->format();
+    EXPECT_NE(render(*writer, plan).find("should not be used in production"), std::string::npos)
+        << writer->format();
   }
   int checked = 0;
   for (const auto& e : plan.env) {
@@ -135,7 +140,8 @@ TEST(NcclEnvExport, UsesOnlyValidNcclAlgoAndProtoSyntax) {
 }
 
 TEST(EnvExport, RefusesARecommendationWithAnUnsafeValue) {
-  Recommendation rec = tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{});
+  Recommendation rec =
+      tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), TuneOptions{});
   for (auto& s : rec.settings)
     if (s.name == "ring-simple") s.knobs["NCCL_NET"] = "IB$(touch /tmp/pwned)";
   EXPECT_ANY_THROW(make_export_plan(rec));

@@ -38,7 +38,8 @@ TEST(Incomplete, TheRecommendationSaysItAndKeepsItThroughItsFile) {
   EXPECT_TRUE(has_note(rec.notes));
   std::ostringstream summary;
   write_tune_summary(rec, summary);
-  EXPECT_NE(summary.str().find("# note: tuned from an interrupted sweep"), std::string::npos) << summary.str();
+  EXPECT_NE(summary.str().find("# note: tuned from an interrupted sweep"), std::string::npos)
+      << summary.str();
   const Recommendation back = recommendation_from_json(to_json(rec), "rec.json");
   EXPECT_TRUE(back.incomplete);
   EXPECT_TRUE(has_note(make_export_plan(back).notes));

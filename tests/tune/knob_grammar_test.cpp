@@ -24,7 +24,8 @@ TEST(NcclListSyntax, ParsesPerFunctionEntriesAndCanonicalisesTokens) {
 TEST(NcclListSyntax, RejectsWhatNcclRejects) {
   EXPECT_THROW(parse_nccl_list("ring, tree", NcclListKind::Algorithm), InputError);  // whitespace
   EXPECT_THROW(parse_nccl_list("RING_X", NcclListKind::Algorithm), InputError);
-  EXPECT_THROW(parse_nccl_list("allreduce:ring;tree", NcclListKind::Algorithm), InputError);  // 2nd without func
+  EXPECT_THROW(parse_nccl_list("allreduce:ring;tree", NcclListKind::Algorithm),
+               InputError);  // 2nd without func
   EXPECT_THROW(parse_nccl_list("sendrecv:ring", NcclListKind::Algorithm), InputError);
   EXPECT_THROW(parse_nccl_list("Ring", NcclListKind::Protocol), InputError);
   EXPECT_THROW(parse_nccl_list("", NcclListKind::Protocol), InputError);
@@ -48,7 +49,8 @@ TEST(OmpiAlgorithms, NamesAndNumbers) {
 }
 
 TEST(KnobGrammar, RefusesAnythingThatCouldInjectShellCode) {
-  for (const std::string bad : {"1; rm -rf /", "$(id)", "`id`", "a b", "x'y", "x\"y", "a\nb", "a|b", "a>b", "a*", "a\\b"})
+  for (const std::string bad :
+       {"1; rm -rf /", "$(id)", "`id`", "a b", "x'y", "x\"y", "a\nb", "a|b", "a>b", "a*", "a\\b"})
     EXPECT_THROW(validate_knob("nccl", "NCCL_NET", bad), InputError) << bad;
   EXPECT_THROW(validate_knob("nccl", "NCCL NET", "1"), InputError);
   EXPECT_THROW(validate_knob("nccl", "A=B", "1"), InputError);
@@ -62,7 +64,8 @@ TEST(KnobGrammar, RefusesAnythingThatCouldInjectShellCode) {
 // commtune's tables are exported, each with its own value grammar.
 TEST(KnobGrammar, ExportsOnlyKnobsOfTheKnobTables) {
   for (const char* backend : {"nccl", "mpi"})
-    for (const char* name : {"BASH_ENV", "LD_PRELOAD", "PATH", "PROMPT_COMMAND", "COMMTUNE_TEST_FAULT", "NCCL_NOT_A_KNOB"})
+    for (const char* name :
+         {"BASH_ENV", "LD_PRELOAD", "PATH", "PROMPT_COMMAND", "COMMTUNE_TEST_FAULT", "NCCL_NOT_A_KNOB"})
       EXPECT_THROW(validate_knob(backend, name, "1"), InputError) << backend << " " << name;
   EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "$(touch /tmp/x)"), InputError);
   EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "2"), InputError);  // the knob's own grammar

@@ -21,9 +21,10 @@ ResultsDocument launch(double default_us, double fast_us) {
     for (int i = 0; i < 40; ++i) out.push_back(us * (1 + 0.001 * (i % 5)));
     return out;
   };
-  return synthetic_document("mpi", {Setting{"default", "", {}, {}}, Setting{"fast", "", {}, {}}},
-                            {synthetic_case("default", Collective::AllReduce, 1 << 20, Placement::OutOfPlace, samples(default_us)),
-                             synthetic_case("fast", Collective::AllReduce, 1 << 20, Placement::OutOfPlace, samples(fast_us))});
+  return synthetic_document(
+      "mpi", {Setting{"default", "", {}, {}}, Setting{"fast", "", {}, {}}},
+      {synthetic_case("default", Collective::AllReduce, 1 << 20, Placement::OutOfPlace, samples(default_us)),
+       synthetic_case("fast", Collective::AllReduce, 1 << 20, Placement::OutOfPlace, samples(fast_us))});
 }
 
 const SizeDecision& decision(const Recommendation& rec) {
@@ -32,7 +33,8 @@ const SizeDecision& decision(const Recommendation& rec) {
 }
 
 TEST(LaunchTune, MergedCasesCarryEveryLaunchsRuns) {
-  const ResultsDocument merged = merge_launches({launch(100, 80), launch(110, 85), launch(105, 82)}, {"a.json", "b.json", "c.json"});
+  const ResultsDocument merged =
+      merge_launches({launch(100, 80), launch(110, 85), launch(105, 82)}, {"a.json", "b.json", "c.json"});
   ASSERT_EQ(merged.cases.size(), 2u);
   EXPECT_EQ(merged.cases[0].run_medians_us.size(), 3u);
   EXPECT_NEAR(merged.cases[0].run_medians_us[1], 110, 0.5);
@@ -40,7 +42,8 @@ TEST(LaunchTune, MergedCasesCarryEveryLaunchsRuns) {
 }
 
 TEST(LaunchTune, AWinnerInEveryLaunchWins) {
-  const ResultsDocument merged = merge_launches({launch(100, 80), launch(110, 85), launch(105, 82)}, {"a", "b", "c"});
+  const ResultsDocument merged =
+      merge_launches({launch(100, 80), launch(110, 85), launch(105, 82)}, {"a", "b", "c"});
   EXPECT_EQ(decision(tune(merged, TuneOptions{})).winner, "fast");
 }
 
@@ -48,7 +51,8 @@ TEST(LaunchTune, AWinnerOnPooledSamplesOnlyIsNotAWinner) {
   // Each case's middle launch says fast saves 5% (clearly, on tight samples), but launch c's
   // default ran faster than fast did in a and c: the launches overlap, so the default stays, and
   // the reason says why. One launch alone with a clear gain still wins.
-  const ResultsDocument merged = merge_launches({launch(100, 95), launch(110, 88), launch(90, 98)}, {"a", "b", "c"});
+  const ResultsDocument merged =
+      merge_launches({launch(100, 95), launch(110, 88), launch(90, 98)}, {"a", "b", "c"});
   const ResultsDocument middle = launch(100, 80);
   ASSERT_EQ(decision(tune(middle, TuneOptions{})).winner, "fast");
   const Recommendation rec = tune(merged, TuneOptions{});  // decision() points into it

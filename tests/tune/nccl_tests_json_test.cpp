@@ -21,7 +21,9 @@ namespace {
 
 using testing::source_path;
 
-ResultsDocument fixture(const std::string& name) { return load_any_results(source_path("tests/fixtures/" + name)); }
+ResultsDocument fixture(const std::string& name) {
+  return load_any_results(source_path("tests/fixtures/" + name));
+}
 
 TEST(NcclTestsJson, ReadsCasesLayoutAndProvenance) {
   const ResultsDocument doc = fixture("nccl-tests-v3-all_reduce_perf.json");
@@ -72,7 +74,8 @@ std::string refusal(const nlohmann::json& j) {
 TEST(NcclTestsJson, RefusesWhatItCannotRead) {
   nlohmann::json j = base_json();
   j["version"] = 2;
-  EXPECT_NE(refusal(j).find("nt.json: version: nccl-tests JSON version 2 is not supported"), std::string::npos);
+  EXPECT_NE(refusal(j).find("nt.json: version: nccl-tests JSON version 2 is not supported"),
+            std::string::npos);
   j = base_json();
   j["args"][0] = "./build/sendrecv_perf";
   EXPECT_NE(refusal(j).find("sendrecv_perf"), std::string::npos);
@@ -106,13 +109,15 @@ TEST(NcclTestsJson, ComparesWithACommtuneRunOnNcclTestsTime) {
 }
 
 TEST(NcclTestsJson, ASingleRunHistoryIsWidened) {
-  const CompareReport report = compare_results(fixture("nccl-tests-v3-all_reduce_perf.json"),
-                                               fixture("nccl-results-8ranks-repeat3.json"), CompareOptions{0.05});
+  const CompareReport report =
+      compare_results(fixture("nccl-tests-v3-all_reduce_perf.json"),
+                      fixture("nccl-results-8ranks-repeat3.json"), CompareOptions{0.05});
   EXPECT_EQ(report.baseline_runs, 1u);
   EXPECT_TRUE(report.any_widened());
   EXPECT_EQ(report.count(Verdict::Slower), 4u);  // +40% clears 25% noise and the threshold
-  const CompareReport strict = compare_results(fixture("nccl-tests-v3-all_reduce_perf.json"),
-                                               fixture("nccl-results-8ranks-repeat3.json"), CompareOptions{0.05, 0.5});
+  const CompareReport strict =
+      compare_results(fixture("nccl-tests-v3-all_reduce_perf.json"),
+                      fixture("nccl-results-8ranks-repeat3.json"), CompareOptions{0.05, 0.5});
   EXPECT_EQ(strict.count(Verdict::Slower), 0u);  // inside a 50% noise: AMBIGUOUS
   EXPECT_EQ(strict.count(Verdict::Ambiguous), 4u);
 }
@@ -120,7 +125,8 @@ TEST(NcclTestsJson, ASingleRunHistoryIsWidened) {
 // An nccl-tests history of one setting per run: the -N3 fixture as run under its environment, and
 // again with NCCL_ALGO=Tree added and times scaled (Tree 30% slower below 64 KiB, 30% faster
 // from there).
-nlohmann::json history_file(const std::vector<std::string>& more_env, double small_factor, double large_factor) {
+nlohmann::json history_file(const std::vector<std::string>& more_env, double small_factor,
+                            double large_factor) {
   nlohmann::json j = read_json_file(source_path("tests/fixtures/nccl-tests-v3-all_reduce_perf-N3.json"));
   for (const auto& e : more_env) j["env"].push_back(e);
   for (auto& r : j["results"]) {
@@ -150,7 +156,8 @@ TEST(NcclTestsTune, EachSetOfForcedKnobsIsASettingAndTheSitesCommonKnobsAreNone)
   EXPECT_EQ(sweep.document.settings[1].name, "algo:Tree");
   EXPECT_EQ(sweep.document.settings[1].knobs, (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}}));
   ASSERT_EQ(sweep.document.cases.size(), 2u * 12u);
-  for (const auto& c : sweep.document.cases) EXPECT_EQ(c.run_medians_us.size(), 3u) << c.setting << " " << c.spec.bytes;  // -N 3
+  for (const auto& c : sweep.document.cases)
+    EXPECT_EQ(c.run_medians_us.size(), 3u) << c.setting << " " << c.spec.bytes;  // -N 3
   EXPECT_TRUE(sweep.notes.empty());
   const Recommendation rec = tune(sweep.document, TuneOptions{});
   int tree = 0, stays = 0;
@@ -168,10 +175,11 @@ TEST(NcclTestsTune, EachSetOfForcedKnobsIsASettingAndTheSitesCommonKnobsAreNone)
 }
 
 TEST(NcclTestsTune, FilesOfOneSettingAreItsLaunches) {
-  const NcclTestsSweep sweep =
-      history({history_file({}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.7), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.72)});
+  const NcclTestsSweep sweep = history({history_file({}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1.3, 0.7),
+                                        history_file({"NCCL_ALGO=Tree"}, 1.3, 0.72)});
   ASSERT_EQ(sweep.document.settings.size(), 2u);
-  for (const auto& c : sweep.document.cases) EXPECT_EQ(c.run_medians_us.size(), c.setting == "default" ? 3u : 6u);
+  for (const auto& c : sweep.document.cases)
+    EXPECT_EQ(c.run_medians_us.size(), c.setting == "default" ? 3u : 6u);
 }
 
 TEST(NcclTestsTune, WithoutADefaultRunOrWithOneSettingThereIsNothingToJudge) {
@@ -179,9 +187,11 @@ TEST(NcclTestsTune, WithoutADefaultRunOrWithOneSettingThereIsNothingToJudge) {
     history({history_file({"NCCL_ALGO=Ring"}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1, 1)});
     FAIL() << "no default";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the default (none forced) is the baseline"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the default (none forced) is the baseline"), std::string::npos)
+        << e.what();
   }
-  EXPECT_THROW(history({history_file({"NCCL_ALGO=Tree"}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1, 1)}), InputError);
+  EXPECT_THROW(history({history_file({"NCCL_ALGO=Tree"}, 1, 1), history_file({"NCCL_ALGO=Tree"}, 1, 1)}),
+               InputError);
 }
 
 TEST(NcclTestsTune, AKnobValueCommtuneRefusesNamesTheFileAndOtherVariablesAreNoted) {
@@ -191,10 +201,13 @@ TEST(NcclTestsTune, AKnobValueCommtuneRefusesNamesTheFileAndOtherVariablesAreNot
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("h1.json: env NCCL_PROTO"), std::string::npos) << e.what();
   }
-  const NcclTestsSweep sweep = history({history_file({"NCCL_SOMETHING_NEW=1"}, 1, 1), history_file({"NCCL_PROTO=LL"}, 1, 1)});
+  const NcclTestsSweep sweep =
+      history({history_file({"NCCL_SOMETHING_NEW=1"}, 1, 1), history_file({"NCCL_PROTO=LL"}, 1, 1)});
   ASSERT_EQ(sweep.notes.size(), 1u);
-  EXPECT_NE(sweep.notes[0].find("NCCL_SOMETHING_NEW differs between the files"), std::string::npos) << sweep.notes[0];
-  EXPECT_EQ(setting_name_of({{"NCCL_ALGO", "^NVLS,CollNet"}, {"NCCL_PROTO", "LL128"}}), "algo:.NVLS.CollNet+proto:LL128");
+  EXPECT_NE(sweep.notes[0].find("NCCL_SOMETHING_NEW differs between the files"), std::string::npos)
+      << sweep.notes[0];
+  EXPECT_EQ(setting_name_of({{"NCCL_ALGO", "^NVLS,CollNet"}, {"NCCL_PROTO", "LL128"}}),
+            "algo:.NVLS.CollNet+proto:LL128");
 }
 
 }  // namespace

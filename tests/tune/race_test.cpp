@@ -28,7 +28,8 @@ using testing::synthetic_document;
 
 std::vector<double> steady(double median_us, std::size_t n, double spread = 0.01) {
   std::vector<double> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(median_us * (1.0 + spread * (static_cast<double>(i % 11) - 5.0) / 5.0));
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(median_us * (1.0 + spread * (static_cast<double>(i % 11) - 5.0) / 5.0));
   return out;
 }
 
@@ -39,31 +40,35 @@ ResultsDocument three_settings(double b_us, double c_us, std::size_t n = 60) {
     cases.push_back(synthetic_case("b", Collective::AllReduce, 1024, p, steady(b_us, n)));
     cases.push_back(synthetic_case("c", Collective::AllReduce, 1024, p, steady(c_us, n)));
   }
-  return synthetic_document("mpi", {Setting{"default", "", {}, {}}, Setting{"b", "", {}, {}}, Setting{"c", "", {}, {}}},
-                            std::move(cases));
+  return synthetic_document(
+      "mpi", {Setting{"default", "", {}, {}}, Setting{"b", "", {}, {}}, Setting{"c", "", {}, {}}},
+      std::move(cases));
 }
 
 const SizeKey kKey{Collective::AllReduce, 1024};
 
 TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
   const ResultsDocument doc = three_settings(70, 150);
-  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, 0.02);
+  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
   EXPECT_EQ(v.best, "b");
   ASSERT_EQ(v.dropped.size(), 2u);
   EXPECT_EQ(v.dropped[0].setting, "default");
   EXPECT_EQ(v.dropped[1].setting, "c");
-  EXPECT_NE(v.dropped[1].reason.find("b is clearly faster here: 53.3% less time"), std::string::npos) << v.dropped[1].reason;
+  EXPECT_NE(v.dropped[1].reason.find("b is clearly faster here: 53.3% less time"), std::string::npos)
+      << v.dropped[1].reason;
   EXPECT_EQ(v.survivors, std::vector<std::string>{"b"});
   EXPECT_TRUE(v.decided);
 }
 
 TEST(RaceRule, KeepsASettingWithinTheMarginAndDecidesOnlyWhenThePrecisionSettlesIt) {
   // 1% apart with a ~1% spread and few samples: neither dropped nor settled.
-  const RaceVerdict coarse = judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"}, 0.02);
+  const RaceVerdict coarse =
+      judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"}, DecisionRule{.margin = 0.02});
   EXPECT_EQ(coarse.survivors.size(), 2u);
   EXPECT_TRUE(coarse.dropped.empty());
   // The same difference measured precisely: practically equal, nothing left to race for.
-  const RaceVerdict fine = judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"}, 0.02);
+  const RaceVerdict fine =
+      judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"}, DecisionRule{.margin = 0.02});
   EXPECT_EQ(fine.survivors.size(), 2u);
   EXPECT_TRUE(fine.decided);
 }
@@ -75,7 +80,7 @@ TEST(RaceRule, ASettingThatFailedLeavesTheRaceUnmarked) {
       c.status = CaseStatus::Failed;
       c.reason = "injected";
     }
-  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, 0.02);
+  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
   for (const auto& d : v.dropped) EXPECT_NE(d.setting, "c");
   EXPECT_EQ(std::count(v.survivors.begin(), v.survivors.end(), "c"), 0);
 }
@@ -104,7 +109,8 @@ TEST(RaceSchedule, RoundsGrowToTheFullSamplingTimeAndNeverBeyond) {
 // allows (1000 per second of it), so longer rounds are more precise, as on a real machine.
 class NoisyBackend : public Backend {
  public:
-  NoisyBackend(std::map<std::string, double> speed, std::uint64_t seed) : speed_(std::move(speed)), rng_(seed) {}
+  NoisyBackend(std::map<std::string, double> speed, std::uint64_t seed)
+      : speed_(std::move(speed)), rng_(seed) {}
   std::size_t samples_drawn = 0;
   std::size_t opened = 0;
   std::size_t kept = 1;  // CostModel::sessions_kept
@@ -140,7 +146,8 @@ class NoisyBackend : public Backend {
       backend.measured.push_back(s.name);
       const double median_s = (10.0 + static_cast<double>(c.bytes) / 100.0) * 1e-6 / speed / pace;
       std::vector<double> out;
-      for (std::size_t i = 0; i < n; ++i) out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
+      for (std::size_t i = 0; i < n; ++i)
+        out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
       return measured_case(c, s.name, 4, out, median_s, 0);
     }
     NoisyBackend& backend;
@@ -150,13 +157,19 @@ class NoisyBackend : public Backend {
   std::mt19937_64 rng_;
 };
 
-Plan race_plan(const std::vector<std::string>& names, bool racing) {
+Plan race_plan(const std::vector<std::string>& names, bool racing, DecisionRule decision = {}) {
   SweepOptions o;
+  o.decision = decision;
   o.sizes = SizeRange{1024, 1u << 17, 2.0, 0};  // 8 sizes
   o.collectives = {Collective::AllReduce};
   o.race.enabled = racing;
   std::vector<Setting> settings;
-  for (const auto& n : names) settings.push_back(Setting{n, "", n == "default" ? std::map<std::string, std::string>{} : std::map<std::string, std::string>{{"k", n}}, {}});
+  for (const auto& n : names)
+    settings.push_back(Setting{
+        n,
+        "",
+        n == "default" ? std::map<std::string, std::string>{} : std::map<std::string, std::string>{{"k", n}},
+        {}});
   return make_plan(o, settings, PlanLimits{4, 4, 0});
 }
 
@@ -180,10 +193,11 @@ struct Machine {
 };
 
 RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t seed, bool racing = true,
-                      std::optional<SweepBudget> budget = std::nullopt, NoticeSink* notices = nullptr, Machine machine = {}) {
+                      std::optional<SweepBudget> budget = std::nullopt, NoticeSink* notices = nullptr,
+                      Machine machine = {}, DecisionRule decision = {}) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
-  const Plan plan = race_plan(names, racing);
+  const Plan plan = race_plan(names, racing, decision);
   NoisyBackend backend(speed, seed);
   backend.kept = machine.kept;
   backend.drift = machine.drift;
@@ -201,7 +215,7 @@ RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t 
   RaceTrial t;
   t.doc = synthetic_document("mpi", plan.settings, kept);
   EXPECT_EQ(t.doc.cases.size(), plan.cases.size());  // every case kept once, raced out or not
-  t.rec = tune(t.doc, TuneOptions{});
+  t.rec = tune(t.doc, TuneOptions{.decision = decision});
   t.samples = backend.samples_drawn;
   return t;
 }
@@ -210,7 +224,8 @@ RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t 
 int false_winners_of(int trials, std::uint64_t seed, Machine machine) {
   int false_winners = 0;
   for (int t = 0; t < trials; ++t)
-    false_winners += raced_trial({{"default", 1.0}, {"default-again", 1.0}, {"slow", 0.6}}, seed + t, true, std::nullopt, nullptr, machine)
+    false_winners += raced_trial({{"default", 1.0}, {"default-again", 1.0}, {"slow", 0.6}}, seed + t, true,
+                                 std::nullopt, nullptr, machine)
                              .rec.defaults_best()
                          ? 0
                          : 1;
@@ -221,8 +236,8 @@ TEST(RacedSweep, SameSettingTwiceYieldsAFalseWinnerInAtMostFivePercentOfTrials) 
   const int trials = 100;
   const int setting_by_setting = false_winners_of(trials, 1000, Machine{1, 0});
   const int side_by_side = false_winners_of(trials, 1000, Machine{64, 0});
-  std::cout << "raced A/A false-winner rate: " << setting_by_setting << "/" << trials << " setting by setting, " << side_by_side
-            << "/" << trials << " side by side\n";
+  std::cout << "raced A/A false-winner rate: " << setting_by_setting << "/" << trials
+            << " setting by setting, " << side_by_side << "/" << trials << " side by side\n";
   EXPECT_LE(setting_by_setting, trials * 5 / 100);
   EXPECT_LE(side_by_side, trials * 5 / 100);
 }
@@ -234,8 +249,8 @@ TEST(RacedSweep, SideBySideRoundsKeepADriftingMachineFromMakingAFalseWinner) {
   const int trials = 40;
   const int setting_by_setting = false_winners_of(trials, 3000, Machine{1, 0.005});
   const int side_by_side = false_winners_of(trials, 3000, Machine{64, 0.005});
-  std::cout << "raced A/A under drift: false winners " << setting_by_setting << "/" << trials << " setting by setting, "
-            << side_by_side << "/" << trials << " side by side\n";
+  std::cout << "raced A/A under drift: false winners " << setting_by_setting << "/" << trials
+            << " setting by setting, " << side_by_side << "/" << trials << " side by side\n";
   EXPECT_GE(setting_by_setting, trials / 2);  // the drift this test is about is real
   EXPECT_LE(side_by_side, trials * 5 / 100);
 }
@@ -245,7 +260,8 @@ TEST(RacedSweep, ARealTenPercentGainIsStillFoundAndTheSlowSettingIsRacedOut) {
   const int trials = 100;
   for (int t = 0; t < trials; ++t) {
     const Machine machine{t % 2 == 0 ? std::size_t{1} : std::size_t{64}, 0};  // half the trials side by side
-    const RaceTrial trial = raced_trial({{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}}, 5000 + t, true, std::nullopt, nullptr, machine);
+    const RaceTrial trial = raced_trial({{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}}, 5000 + t, true,
+                                        std::nullopt, nullptr, machine);
     std::size_t won = 0;
     for (const auto& d : trial.rec.sizes) won += d.winner == "faster" ? 1 : 0;
     found += won == trial.rec.sizes.size() ? 1 : 0;
@@ -259,17 +275,43 @@ TEST(RacedSweep, ARealTenPercentGainIsStillFoundAndTheSlowSettingIsRacedOut) {
 }
 
 TEST(RacedSweep, RacingDrawsFarFewerSamplesThanMeasuringEverything) {
-  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}, {"slower", 0.4}};
+  const std::map<std::string, double> speed{
+      {"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}, {"slower", 0.4}};
   const RaceTrial raced = raced_trial(speed, 42);
   const RaceTrial full = raced_trial(speed, 42, false);
   std::cout << "samples: raced " << raced.samples << ", exhaustive " << full.samples << "\n";
   EXPECT_LT(raced.samples * 2, full.samples);
-  for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i) EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner);
+  for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i)
+    EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner);
+}
+
+// The sweep's margin (sweep --margin, the config's "margin") is the one racing drops and settles
+// with, the one the finalists of the re-measure are picked by and the one the tuning decides with: a
+// 6% gain wins at 2% and, at 10%, is practically equal to the default, settled early and never a
+// finalist.
+TEST(Margin, TheSweepsMarginDecidesRacingTheRemeasureAndTheTuningAlike) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.06}, {"slow", 0.6}};
+  const DecisionRule narrow{.margin = 0.02}, wide{.margin = 0.10};
+  const RaceTrial at_2 = raced_trial(speed, 77, true, std::nullopt, nullptr, Machine{64, 0}, narrow);
+  const RaceTrial at_10 = raced_trial(speed, 77, true, std::nullopt, nullptr, Machine{64, 0}, wide);
+  std::size_t won_at_2 = 0;
+  for (const auto& d : at_2.rec.sizes) won_at_2 += d.winner == "faster" ? 1 : 0;
+  EXPECT_GE(won_at_2, at_2.rec.sizes.size() - 1);
+  EXPECT_TRUE(at_10.rec.defaults_best());
+  EXPECT_DOUBLE_EQ(at_10.rec.min_margin, 0.10);
+  EXPECT_LT(at_10.samples, at_2.samples);  // settled as practically equal, not raced to the last round
+  EXPECT_FALSE(pick_finalists(at_2.doc, TuneOptions{.decision = narrow}).empty());
+  EXPECT_TRUE(pick_finalists(at_2.doc, TuneOptions{.decision = wide}).empty());
+  // The race's drops are made at the sweep's margin: slow is 40% slower, out at either.
+  for (const RaceTrial* t : {&at_2, &at_10})
+    for (const auto& c : t->doc.cases)
+      if (c.setting == "slow") EXPECT_TRUE(c.raced_out.has_value());
 }
 
 // Opens per setting of a raced sweep of `speed` whose backend keeps `kept` settings open.
 std::size_t opens_when_keeping(std::size_t kept) {
-  const std::map<std::string, double> speed{{"default", 1.0}, {"b", 1.0}, {"c", 1.0}, {"d", 1.0}};  // a race of 4 rounds
+  const std::map<std::string, double> speed{
+      {"default", 1.0}, {"b", 1.0}, {"c", 1.0}, {"d", 1.0}};  // a race of 4 rounds
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, true);
@@ -279,7 +321,8 @@ std::size_t opens_when_keeping(std::size_t kept) {
   std::vector<CaseResult> kept_cases;
   CaseCollector keep(kept_cases);
   ResultSink display;
-  EXPECT_TRUE(run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
+  EXPECT_TRUE(
+      run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
   EXPECT_EQ(kept_cases.size(), plan.cases.size());
   return backend.opened;
 }
@@ -308,7 +351,10 @@ TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
     }
   }
   ASSERT_EQ(notices.notices.size(), 1u);
-  EXPECT_EQ(notices.notices[0].rfind("--budget 10s: racing ends after 20s (round 2 would not end within the sweep's 10s of it); ", 0), 0u)
+  EXPECT_EQ(
+      notices.notices[0].rfind(
+          "--budget 10s: racing ends after 20s (round 2 would not end within the sweep's 10s of it); ", 0),
+      0u)
       << notices.notices[0];
   EXPECT_NE(notices.notices[0].find("sizes undecided keep their survivors as measured"), std::string::npos);
 }
@@ -316,12 +362,14 @@ TEST(RacedSweep, ASpentBudgetEndsTheRaceAfterTheFirstRoundAndKeepsEveryCase) {
 TEST(RacedSweep, AnAmpleBudgetRacesAsWithoutOne) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}};
   NoticeSink notices;
-  const RaceTrial budgeted = raced_trial(speed, 11, true, SweepBudget{3600, 3600, SweepBudget::Clock::now(), CostModel{}}, &notices);
+  const RaceTrial budgeted =
+      raced_trial(speed, 11, true, SweepBudget{3600, 3600, SweepBudget::Clock::now(), CostModel{}}, &notices);
   const RaceTrial free = raced_trial(speed, 11);
   EXPECT_TRUE(notices.notices.empty());
   EXPECT_EQ(budgeted.samples, free.samples);
   ASSERT_EQ(budgeted.rec.sizes.size(), free.rec.sizes.size());
-  for (std::size_t i = 0; i < free.rec.sizes.size(); ++i) EXPECT_EQ(budgeted.rec.sizes[i].winner, free.rec.sizes[i].winner);
+  for (std::size_t i = 0; i < free.rec.sizes.size(); ++i)
+    EXPECT_EQ(budgeted.rec.sizes[i].winner, free.rec.sizes[i].winner);
 }
 
 // What a re-measure's backend saw: its opens, and each case's setting in the order measured.
@@ -340,8 +388,10 @@ Confirmation remeasure(const std::map<std::string, double>& speed, const std::ve
   backend.kept = kept;
   LocalControlPlane control;
   const SweepRun run{plan, backend, control, [] { return false; }, budget};
-  Confirmation out =
-      run_confirm_round(run, {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}}, 5);
+  Confirmation out = run_confirm_round(
+      run,
+      {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}},
+      5);
   if (log) *log = RemeasureLog{backend.opened, backend.measured};
   return out;
 }
@@ -358,9 +408,11 @@ TEST(Remeasure, EachRoundRunsSideBySideWhenKeptOpenAndOpensItsSettingsAfresh) {
   // Round 1: 2 sizes x 2 placements of each setting.
   ASSERT_EQ(side.measured.size(), 40u);
   EXPECT_EQ(std::vector<std::string>(side.measured.begin(), side.measured.begin() + 8),
-            (std::vector<std::string>{"default", "default", "faster", "faster", "default", "default", "faster", "faster"}));
+            (std::vector<std::string>{"default", "default", "faster", "faster", "default", "default",
+                                      "faster", "faster"}));
   EXPECT_EQ(std::vector<std::string>(apart.measured.begin(), apart.measured.begin() + 8),
-            (std::vector<std::string>{"default", "default", "default", "default", "faster", "faster", "faster", "faster"}));
+            (std::vector<std::string>{"default", "default", "default", "default", "faster", "faster",
+                                      "faster", "faster"}));
   EXPECT_EQ(side.measured[8], "faster");  // round 2 starts with the next setting of the rotation
 }
 
@@ -372,7 +424,8 @@ std::size_t rounds_of(const Confirmation& c, const std::string& setting) {
 }
 
 TEST(Remeasure, AClearWinnerRunsEveryRoundAndATieStopsEarly) {
-  const Confirmation c = remeasure({{"default", 1.0}, {"faster", 1.5}, {"same", 1.0}}, {"faster", "same"}, std::nullopt);
+  const Confirmation c =
+      remeasure({{"default", 1.0}, {"faster", 1.5}, {"same", 1.0}}, {"faster", "same"}, std::nullopt);
   ASSERT_TRUE(c.cases);
   EXPECT_EQ(c.rounds, 5u);
   EXPECT_TRUE(c.budget_note.empty());
@@ -383,12 +436,17 @@ TEST(Remeasure, AClearWinnerRunsEveryRoundAndATieStopsEarly) {
 
 TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
-  const Confirmation none = remeasure(speed, {"faster"}, SweepBudget{10, 7.5, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}});
+  const Confirmation none =
+      remeasure(speed, {"faster"},
+                SweepBudget{10, 7.5, SweepBudget::Clock::now() - std::chrono::seconds(20), CostModel{}});
   EXPECT_FALSE(none.cases);
   EXPECT_EQ(none.rounds, 0u);
   EXPECT_TRUE(none.out_of_budget());
-  EXPECT_EQ(none.budget_note.rfind("--budget 10s: no time left for the finalists' re-measure after 20s", 0), 0u) << none.budget_note;
-  const Confirmation all = remeasure(speed, {"faster"}, SweepBudget{3600, 2700, SweepBudget::Clock::now(), CostModel{}});
+  EXPECT_EQ(none.budget_note.rfind("--budget 10s: no time left for the finalists' re-measure after 20s", 0),
+            0u)
+      << none.budget_note;
+  const Confirmation all =
+      remeasure(speed, {"faster"}, SweepBudget{3600, 2700, SweepBudget::Clock::now(), CostModel{}});
   ASSERT_TRUE(all.cases);
   EXPECT_EQ(all.rounds, 5u);
   EXPECT_TRUE(all.budget_note.empty());
@@ -396,4 +454,3 @@ TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
 
 }  // namespace
 }  // namespace commtune
-

@@ -51,7 +51,8 @@ TEST(RunPermutation, ARealSpeedUpRelabelledLooksLikeASlowdown) {
   // the real one, so over both cases the slowdown is not the most extreme labelling.
   const CaseRuns mild_base = runs_of({100, 100, 100, 100}), mild_cur = runs_of({120, 120, 120, 120});
   const CaseRuns fast_base = runs_of({300, 300, 300, 300}), fast_cur = runs_of({100, 100, 100, 100});
-  const Significance both = comparison_significance({{&mild_base, &mild_cur}, {&fast_base, &fast_cur}}, 4, 4, 0.05);
+  const Significance both =
+      comparison_significance({{&mild_base, &mild_cur}, {&fast_base, &fast_cur}}, 4, 4, 0.05);
   EXPECT_DOUBLE_EQ(both.slower_p, 2.0 / 70);
   EXPECT_DOUBLE_EQ(both.faster_p, 1.0 / 70);
   EXPECT_DOUBLE_EQ(comparison_significance({{&mild_base, &mild_cur}}, 4, 4, 0.05).slower_p, 1.0 / 70);
@@ -86,7 +87,8 @@ struct Tally {
   int per_case_alone = 0;  // comparisons where some case's own runs said SLOWER
 };
 
-Tally tally(int trials, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from, unsigned seed) {
+Tally tally(int trials, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from,
+            unsigned seed) {
   std::mt19937 rng(seed);
   Tally t;
   for (int i = 0; i < trials; ++i) {
@@ -122,7 +124,8 @@ TEST(RunPermutation, NoisySeriesKeepsItsPower) {
 TEST(RunPermutation, ASpeedUpElsewhereDoesNotHideASlowdown) {
   // Small sizes 3x faster, the three largest 30% slower, 4 + 4 passes, 2% noise: both found.
   std::mt19937 rng(26);
-  ResultsDocument base = testing::series_run(rng, 4, 0, 0.02, 0, 0), cur = testing::series_run(rng, 4, 0, 0.02, 0.30, 1u << 20);
+  ResultsDocument base = testing::series_run(rng, 4, 0, 0.02, 0, 0),
+                  cur = testing::series_run(rng, 4, 0, 0.02, 0.30, 1u << 20);
   for (auto& c : cur.cases)
     if (c.spec.bytes < (1u << 20))
       for (double& m : c.run_medians_us) m /= 3;

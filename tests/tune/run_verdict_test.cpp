@@ -24,11 +24,13 @@ CaseRuns draw(std::mt19937& rng, std::size_t runs, double center, double sigma) 
   return out;
 }
 
-int count_verdicts(std::size_t m, std::size_t k, double sigma, double shift, Verdict wanted, const RunRule& rule, unsigned seed) {
+int count_verdicts(std::size_t m, std::size_t k, double sigma, double shift, Verdict wanted,
+                   const RunRule& rule, unsigned seed) {
   std::mt19937 rng(seed);
   int hits = 0;
   for (int t = 0; t < kTrials; ++t)
-    hits += judge_runs(draw(rng, m, 100, sigma), draw(rng, k, 100 * (1 + shift), sigma), rule).verdict == wanted;
+    hits +=
+        judge_runs(draw(rng, m, 100, sigma), draw(rng, k, 100 * (1 + shift), sigma), rule).verdict == wanted;
   return hits;
 }
 
@@ -42,7 +44,8 @@ TEST(RunVerdict, OrderingsCountTheRankTest) {
 TEST(RunVerdict, AaFalseAlarmsAtMostFivePercentWithThreeRunsEachSide) {
   // 10% between-run spread, twice the threshold: the range of the baseline runs carries it.
   const RunRule rule{0.05, kDefaultRunNoise};
-  for (unsigned seed : {1u, 2u, 3u}) EXPECT_LE(count_verdicts(3, 3, 0.10, 0, Verdict::Slower, rule, seed), kTrials / 20);
+  for (unsigned seed : {1u, 2u, 3u})
+    EXPECT_LE(count_verdicts(3, 3, 0.10, 0, Verdict::Slower, rule, seed), kTrials / 20);
   EXPECT_LE(count_verdicts(5, 5, 0.30, 0, Verdict::Slower, rule, 4), kTrials / 20);
 }
 
@@ -81,19 +84,23 @@ TEST(RunVerdict, SingleRunSidesAreWidenedAndPreferAmbiguous) {
 TEST(RunVerdict, TwoAndTwoRunsAreWidenedThreeAndThreeAreNot) {
   const RunRule rule{0.05, 0.25};
   EXPECT_TRUE(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{150, 151}}, rule).widened);
-  EXPECT_TRUE(judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);  // C(6, 3) = 20 < 40
+  EXPECT_TRUE(
+      judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);  // C(6, 3) = 20 < 40
   EXPECT_FALSE(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).widened);
-  EXPECT_EQ(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).verdict, Verdict::Slower);
+  EXPECT_EQ(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).verdict,
+            Verdict::Slower);
   EXPECT_EQ(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{120, 121}}, rule).verdict, Verdict::Ambiguous);
 }
 
-int regressions(std::size_t runs, double drift, double sigma, double shift, std::uint64_t from, unsigned seed) {
+int regressions(std::size_t runs, double drift, double sigma, double shift, std::uint64_t from,
+                unsigned seed) {
   std::mt19937 rng(seed);
   int alarms = 0;
   for (int t = 0; t < kTrials; ++t) {
     const ResultsDocument base = testing::series_run(rng, runs, drift, sigma, 0, 0);
     const ResultsDocument cur = testing::series_run(rng, runs, drift, sigma, shift, from);
-    alarms += compare_results(base, cur, CompareOptions{0.05, 0}).regression();  // no launch effect in these runs
+    alarms +=
+        compare_results(base, cur, CompareOptions{0.05, 0}).regression();  // no launch effect in these runs
   }
   return alarms;
 }

@@ -4,7 +4,9 @@
 
 namespace commtune::testing {
 
-std::string source_path(const std::string& relative) { return std::string(COMMTUNE_SOURCE_DIR) + "/" + relative; }
+std::string source_path(const std::string& relative) {
+  return std::string(COMMTUNE_SOURCE_DIR) + "/" + relative;
+}
 
 CaseResult synthetic_case(const std::string& setting, Collective c, std::uint64_t bytes, Placement p,
                           const std::vector<double>& samples_us, int nranks) {
@@ -29,7 +31,8 @@ ResultsDocument synthetic_document(const std::string& backend, std::vector<Setti
   return doc;
 }
 
-ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from) {
+ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift,
+                           std::uint64_t from) {
   std::normal_distribution<double> common(0, drift), own(0, sigma);
   std::vector<double> factors;
   for (std::size_t r = 0; r < runs; ++r) factors.push_back(std::exp(common(rng)));

@@ -22,6 +22,7 @@ ResultsDocument synthetic_document(const std::string& backend, std::vector<Setti
 // One sweep of the default's all-reduce, 256 KiB to 4 MiB in both placements, with `runs` runs per
 // case (run_medians_us): every run drifts by a common lognormal factor (spread `drift`), every case
 // by its own (`sigma`); sizes at or above `from` are `shift` slower.
-ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift, std::uint64_t from);
+ResultsDocument series_run(std::mt19937& rng, std::size_t runs, double drift, double sigma, double shift,
+                           std::uint64_t from);
 
 }  // namespace commtune::testing

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "results/results_document.hpp"
-#include "tune/comparison.hpp"
+#include "measure/decision.hpp"
 #include "tune/tuner.hpp"
 #include "tune_test_support.hpp"
 
@@ -31,27 +31,39 @@ const JobChoice& choice(const Recommendation& rec, const std::string& scope) {
 
 TEST(Comparison, DisjointIntervalsAndMarginMakeAWinner) {
   SampleStats base, cand;
-  base.median = 100; base.median_ci_low = 99; base.median_ci_high = 101;
-  cand.median = 90; cand.median_ci_low = 89; cand.median_ci_high = 91;
-  EXPECT_TRUE(clearly_faster(compare_stats(base, cand), 0.02));
-  EXPECT_TRUE(clearly_slower(compare_stats(cand, base), 0.02));
+  base.median = 100;
+  base.median_ci_low = 99;
+  base.median_ci_high = 101;
+  cand.median = 90;
+  cand.median_ci_low = 89;
+  cand.median_ci_high = 91;
+  EXPECT_TRUE(clearly_faster(compare_stats(base, cand), DecisionRule{.margin = 0.02}));
+  EXPECT_TRUE(clearly_slower(compare_stats(cand, base), DecisionRule{.margin = 0.02}));
 }
 
 TEST(Comparison, OverlappingIntervalsAreNeverAWinnerWhateverTheGain) {
   SampleStats base, cand;
-  base.median = 100; base.median_ci_low = 80; base.median_ci_high = 120;
-  cand.median = 90; cand.median_ci_low = 85; cand.median_ci_high = 95;
-  EXPECT_FALSE(clearly_faster(compare_stats(base, cand), 0.02));
+  base.median = 100;
+  base.median_ci_low = 80;
+  base.median_ci_high = 120;
+  cand.median = 90;
+  cand.median_ci_low = 85;
+  cand.median_ci_high = 95;
+  EXPECT_FALSE(clearly_faster(compare_stats(base, cand), DecisionRule{.margin = 0.02}));
 }
 
 TEST(Comparison, AGainBelowTheNoiseFloorIsNotEnough) {
   SampleStats base, cand;
-  base.median = 100; base.median_ci_low = 96; base.median_ci_high = 104;  // 4% noise floor
-  cand.median = 97; cand.median_ci_low = 95.5; cand.median_ci_high = 95.9;
+  base.median = 100;
+  base.median_ci_low = 96;
+  base.median_ci_high = 104;  // 4% noise floor
+  cand.median = 97;
+  cand.median_ci_low = 95.5;
+  cand.median_ci_high = 95.9;
   const Comparison c = compare_stats(base, cand);
   EXPECT_TRUE(c.disjoint_faster);
   EXPECT_NEAR(c.noise_floor, 0.04, 1e-9);
-  EXPECT_FALSE(clearly_faster(c, 0.02));
+  EXPECT_FALSE(clearly_faster(c, DecisionRule{.margin = 0.02}));
 }
 
 TEST(TunerOnNcclFixture, PicksTheClearWinnerPerSize) {
@@ -82,7 +94,7 @@ TEST(TunerOnNcclFixture, JobWideChoicesFollowTheObjective) {
   const Recommendation rec = fixture_recommendation();
   EXPECT_EQ(choice(rec, "allreduce").setting, "ring-simple");  // 64 KiB and up
   EXPECT_EQ(choice(rec, "allgather").setting, "ring-simple");
-  EXPECT_EQ(choice(rec, "process").setting, "default");        // p2p-off is slower
+  EXPECT_EQ(choice(rec, "process").setting, "default");  // p2p-off is slower
   EXPECT_FALSE(rec.defaults_best());
   EXPECT_EQ(rec.nnodes, 2);
   EXPECT_EQ(rec.nranks, 16);
@@ -91,7 +103,8 @@ TEST(TunerOnNcclFixture, JobWideChoicesFollowTheObjective) {
 TEST(TunerOnNcclFixture, ASmallSizeObjectivePicksTheSmallSizeWinner) {
   TuneOptions options;
   parse_objective_range("0:16K", options.objective);
-  const Recommendation rec = tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), options);
+  const Recommendation rec =
+      tune(load_results(source_path("tests/fixtures/nccl-results-h100x16.json")), options);
   EXPECT_EQ(choice(rec, "allreduce").setting, "tree-ll");
 }
 

@@ -69,12 +69,13 @@ std::pair<int, int> CostTable::pick() const {
   return best;
 }
 
-CallResult call(const NcclTunerV5& tuner, void* ctx, int coll, std::size_t nbytes, CostTable table, int num_pipe_ops,
-                int reg_buff) {
+CallResult call(const NcclTunerV5& tuner, void* ctx, int coll, std::size_t nbytes, CostTable table,
+                int num_pipe_ops, int reg_buff) {
   CallResult r;
   r.table = table;
   int nchannels = 0;
-  const int rc = tuner.getCollInfo(ctx, coll, nbytes, num_pipe_ops, r.table.as_nccl_pointer(), 7, 3, reg_buff, &nchannels);
+  const int rc = tuner.getCollInfo(ctx, coll, nbytes, num_pipe_ops, r.table.as_nccl_pointer(), 7, 3, reg_buff,
+                                   &nchannels);
   EXPECT_EQ(rc, 0) << "getCollInfo must never fail a collective";
   for (int a = 0; a < 7; ++a)
     for (int p = 0; p < 3; ++p) {

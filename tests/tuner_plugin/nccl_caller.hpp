@@ -15,8 +15,8 @@ typedef int nccl_result;  // ncclResult_t
 typedef void (*nccl_logger)(int level, unsigned long flags, const char* file, int line, const char* fmt, ...);
 struct NcclTunerV5 {
   const char* name;
-  nccl_result (*init)(void** ctx, std::uint64_t comm_id, std::size_t nranks, std::size_t nnodes, nccl_logger logger,
-                      void* nvl_domain_info, void* constants);
+  nccl_result (*init)(void** ctx, std::uint64_t comm_id, std::size_t nranks, std::size_t nnodes,
+                      nccl_logger logger, void* nvl_domain_info, void* constants);
   nccl_result (*getCollInfo)(void* ctx, int coll, std::size_t nbytes, int num_pipe_ops, float** cost_table,
                              int num_algo, int num_proto, int reg_buff, int* nchannels);
   nccl_result (*finalize)(void* ctx);

@@ -25,7 +25,8 @@ class RecordMode : public ::testing::Test {
     clear_logged_messages();
     ASSERT_NE(plugin_.v5(), nullptr);
     // Rules that would change every call: record mode must ignore them.
-    ::setenv("NCCL_TUNER_CONFIG_FILE", write_temp_file("rules.conf", "allreduce,0,100000000,ring,simple,4,-1,-1\n").c_str(), 1);
+    ::setenv("NCCL_TUNER_CONFIG_FILE",
+             write_temp_file("rules.conf", "allreduce,0,100000000,ring,simple,4,-1,-1\n").c_str(), 1);
   }
   void TearDown() override {
     ::unsetenv("NCCL_TUNER_CONFIG_FILE");

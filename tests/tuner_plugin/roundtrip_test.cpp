@@ -31,7 +31,8 @@ int index_of(const std::vector<std::string>& names, const std::string& token) {
 
 std::vector<Row> read_rows(const std::string& path, std::string& header) {
   const std::vector<std::string> colls{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"};
-  const std::vector<std::string> algos{"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
+  const std::vector<std::string> algos{"tree",      "ring", "collnet_direct", "collnet_chain", "nvls",
+                                       "nvls_tree", "pat"};
   const std::vector<std::string> protos{"ll", "ll128", "simple"};
   std::ifstream in(path);
   std::vector<Row> rows;
@@ -72,7 +73,8 @@ TEST(TunerPluginRoundTrip, ExportedRulesComeBackFromThePlugin) {
   const auto rows = read_rows((dir / "nccl_tuner.conf").string(), header);
   ASSERT_FALSE(rows.empty());
   // The header names the two variables, with the plugin this build made.
-  EXPECT_NE(header.find(std::string("NCCL_TUNER_PLUGIN=") + fs::weakly_canonical(COMMTUNE_TUNER_PLUGIN_PATH).string()),
+  EXPECT_NE(header.find(std::string("NCCL_TUNER_PLUGIN=") +
+                        fs::weakly_canonical(COMMTUNE_TUNER_PLUGIN_PATH).string()),
             std::string::npos)
       << header;
   EXPECT_NE(header.find("NCCL_TUNER_CONFIG_FILE="), std::string::npos);
@@ -82,8 +84,8 @@ TEST(TunerPluginRoundTrip, ExportedRulesComeBackFromThePlugin) {
   ::setenv("NCCL_TUNER_CONFIG_FILE", (dir / "nccl_tuner.conf").c_str(), 1);
   clear_logged_messages();
   void* ctx = nullptr;
-  ASSERT_EQ(plugin.v5()->init(&ctx, 1, static_cast<std::size_t>(rows[0].nranks), static_cast<std::size_t>(rows[0].nnodes),
-                              record_log, nullptr, nullptr),
+  ASSERT_EQ(plugin.v5()->init(&ctx, 1, static_cast<std::size_t>(rows[0].nranks),
+                              static_cast<std::size_t>(rows[0].nnodes), record_log, nullptr, nullptr),
             0);
   for (const auto& m : logged_messages()) EXPECT_NE(m.level, 2) << m.text;
   const std::pair<int, int> nccl_pick = CostTable{}.pick();
@@ -96,7 +98,8 @@ TEST(TunerPluginRoundTrip, ExportedRulesComeBackFromThePlugin) {
   for (const auto& r : rows) {
     const std::uint64_t mid = r.min + (r.max - r.min) / 2;
     const auto got = call(*plugin.v5(), ctx, r.coll, mid);
-    EXPECT_EQ(got.pick, std::make_pair(r.algo, r.proto)) << "rule " << r.min << ".." << r.max << " at " << mid;
+    EXPECT_EQ(got.pick, std::make_pair(r.algo, r.proto))
+        << "rule " << r.min << ".." << r.max << " at " << mid;
     EXPECT_EQ(got.nchannels, r.channels > 0 ? r.channels : 0);
   }
   int outside = 0;

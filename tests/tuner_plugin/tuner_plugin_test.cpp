@@ -23,7 +23,8 @@ class Comm {
     EXPECT_EQ(tuner_.init(&ctx_, 42, nranks, nnodes, record_log, nullptr, nullptr), 0);
   }
   ~Comm() { EXPECT_EQ(tuner_.finalize(ctx_), 0); }
-  CallResult operator()(int coll, std::size_t bytes, CostTable table = {}, int pipe_ops = 1, int reg_buff = 0) {
+  CallResult operator()(int coll, std::size_t bytes, CostTable table = {}, int pipe_ops = 1,
+                        int reg_buff = 0) {
     return call(tuner_, ctx_, coll, bytes, table, pipe_ops, reg_buff);
   }
 
@@ -61,7 +62,8 @@ class TunerPlugin : public ::testing::Test {
   LoadedPlugin plugin_;
 };
 
-const char* kHeader = "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n";
+const char* kHeader =
+    "# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n";
 
 TEST_F(TunerPlugin, ExportsV5AndV6WithTheSameEntryPoints) {
   EXPECT_STREQ(tuner().name, "commtune");
@@ -72,7 +74,8 @@ TEST_F(TunerPlugin, ExportsV5AndV6WithTheSameEntryPoints) {
 }
 
 TEST_F(TunerPlugin, InsideOutsideAndAtTheEdgesOfARule) {
-  Comm comm(tuner(), rules(std::string(kHeader) + "allreduce,1024,65536,ring,simple,-1,2,16,-1,-1\n").c_str(), 16, 2);
+  Comm comm(tuner(), rules(std::string(kHeader) + "allreduce,1024,65536,ring,simple,-1,2,16,-1,-1\n").c_str(),
+            16, 2);
   for (std::size_t bytes : {1024u, 1025u, 4096u, 65535u, 65536u}) {
     const auto r = comm(kAllReduce, bytes);
     EXPECT_EQ(r.pick, std::make_pair(kRing, kSimple)) << bytes;
@@ -88,7 +91,11 @@ TEST_F(TunerPlugin, InsideOutsideAndAtTheEdgesOfARule) {
 }
 
 TEST_F(TunerPlugin, ChannelsOnlyWhereARuleSetsThem) {
-  Comm comm(tuner(), rules("allreduce,0,100,ring,ll,8,-1,-1\nallreduce,101,200,-1,-1,4,-1,-1\nallreduce,201,300,tree,-1,-1,-1,-1\n").c_str(), 8, 1);
+  Comm comm(tuner(),
+            rules("allreduce,0,100,ring,ll,8,-1,-1\nallreduce,101,200,-1,-1,4,-1,-1\nallreduce,201,300,tree,-"
+                  "1,-1,-1,-1\n")
+                .c_str(),
+            8, 1);
   auto r = comm(kAllReduce, 50);
   EXPECT_EQ(r.pick, std::make_pair(kRing, kLL));
   EXPECT_EQ(r.nchannels, 8);
@@ -105,9 +112,9 @@ TEST_F(TunerPlugin, ChannelsOnlyWhereARuleSetsThem) {
 
 TEST_F(TunerPlugin, WildcardsAndCommunicatorMismatch) {
   const auto file = rules(
-      "allreduce,0,1000,ring,simple,-1,2,16\n"      // 2 nodes, 16 ranks only
-      "allgather,0,1000,ring,ll128,-1,-1,16\n"      // any nodes, 16 ranks
-      "broadcast,0,1000,ring,ll,-1,2,-1\n"          // 2 nodes, any ranks
+      "allreduce,0,1000,ring,simple,-1,2,16\n"        // 2 nodes, 16 ranks only
+      "allgather,0,1000,ring,ll128,-1,-1,16\n"        // any nodes, 16 ranks
+      "broadcast,0,1000,ring,ll,-1,2,-1\n"            // 2 nodes, any ranks
       "reducescatter,0,1000,pat,simple,-1,-1,-1\n");  // anyone
   {
     Comm comm(tuner(), file.c_str(), 16, 2);
@@ -132,14 +139,19 @@ TEST_F(TunerPlugin, WildcardsAndCommunicatorMismatch) {
 }
 
 TEST_F(TunerPlugin, NumPipeOpsAndRegBuff) {
-  Comm comm(tuner(), rules("allreduce,0,1000,ring,simple,-1,-1,-1,2,-1\nallreduce,0,1000,ring,ll,-1,-1,-1,-1,1\n").c_str(), 4, 1);
+  Comm comm(
+      tuner(),
+      rules("allreduce,0,1000,ring,simple,-1,-1,-1,2,-1\nallreduce,0,1000,ring,ll,-1,-1,-1,-1,1\n").c_str(),
+      4, 1);
   EXPECT_EQ(comm(kAllReduce, 10, {}, 2, 0).pick, std::make_pair(kRing, kSimple));
   EXPECT_EQ(comm(kAllReduce, 10, {}, 1, 1).pick, std::make_pair(kRing, kLL));
   expect_nccl_choice(comm(kAllReduce, 10, {}, 1, 0));
 }
 
 TEST_F(TunerPlugin, FirstMatchingRuleWins) {
-  Comm comm(tuner(), rules("allreduce,0,1000,ring,simple,-1,-1,-1\nallreduce,0,1000000,tree,simple,2,-1,-1\n").c_str(), 4, 1);
+  Comm comm(tuner(),
+            rules("allreduce,0,1000,ring,simple,-1,-1,-1\nallreduce,0,1000000,tree,simple,2,-1,-1\n").c_str(),
+            4, 1);
   auto r = comm(kAllReduce, 500);
   EXPECT_EQ(r.pick, std::make_pair(kRing, kSimple));
   EXPECT_EQ(r.nchannels, 0);
@@ -166,7 +178,8 @@ TEST_F(TunerPlugin, UnavailableChoiceLeftAloneAndSaidOnce) {
 }
 
 TEST_F(TunerPlugin, NoRulesFileIsAWarningAndNcclsDefaults) {
-  for (const char* config : {static_cast<const char*>(nullptr), "", "/nonexistent/commtune/nccl_tuner.conf"}) {
+  for (const char* config :
+       {static_cast<const char*>(nullptr), "", "/nonexistent/commtune/nccl_tuner.conf"}) {
     clear_logged_messages();
     Comm comm(tuner(), config, 8, 1);
     expect_nccl_choice(comm(kAllReduce, 4096));
@@ -192,24 +205,25 @@ TEST_F(TunerPlugin, MalformedFilesAreIgnoredWhole) {
   const std::string good = "allreduce,0,1000,ring,simple,-1,-1,-1\n";
   const std::vector<std::string> bad{
       "garbage\n",
-      "\x7f" "ELF\x02\x01\x01\x00\x00\x00",
-      "allreduce,0,1000,ring,simple\n",                       // too few columns
-      "allreduce,0,1000,ring,simple,-1,-1,-1,-1,-1,-1\n",     // too many
-      "AllReduce,0,1000,ring,simple,-1,-1,-1\n",              // not the lowercase token
-      "allreduce,0,1000,ringg,simple,-1,-1,-1\n",             // unknown algorithm
-      "allreduce,0,1000,ring,ll256,-1,-1,-1\n",               // unknown protocol
-      "sendrecv,0,1000,ring,simple,-1,-1,-1\n",               // unknown collective
+      "\x7f"
+      "ELF\x02\x01\x01\x00\x00\x00",
+      "allreduce,0,1000,ring,simple\n",                              // too few columns
+      "allreduce,0,1000,ring,simple,-1,-1,-1,-1,-1,-1\n",            // too many
+      "AllReduce,0,1000,ring,simple,-1,-1,-1\n",                     // not the lowercase token
+      "allreduce,0,1000,ringg,simple,-1,-1,-1\n",                    // unknown algorithm
+      "allreduce,0,1000,ring,ll256,-1,-1,-1\n",                      // unknown protocol
+      "sendrecv,0,1000,ring,simple,-1,-1,-1\n",                      // unknown collective
       "allreduce,0,99999999999999999999999,ring,simple,-1,-1,-1\n",  // huge number
       "allreduce,-5,1000,ring,simple,-1,-1,-1\n",
       "allreduce,0,1e3,ring,simple,-1,-1,-1\n",
-      "allreduce,1000,10,ring,simple,-1,-1,-1\n",             // min above max
-      "allreduce,0,1000,ring,simple,100000,-1,-1\n",          // channels out of range
+      "allreduce,1000,10,ring,simple,-1,-1,-1\n",     // min above max
+      "allreduce,0,1000,ring,simple,100000,-1,-1\n",  // channels out of range
       "allreduce,0,1000,ring,simple,0,-1,-1\n",
-      "allreduce,0,1000,ring,simple,-1,99999999999,-1\n",     // nNodes beyond int
-      "allreduce,0,1000,ring,simple,-1,-1,-1,-1,2\n",         // regBuff not -1/0/1
+      "allreduce,0,1000,ring,simple,-1,99999999999,-1\n",  // nNodes beyond int
+      "allreduce,0,1000,ring,simple,-1,-1,-1,-1,2\n",      // regBuff not -1/0/1
       "allreduce,0,1000,ring,simple,-1,-1,-1,0x10\n",
-      std::string(5000, 'a') + "\n",                          // long line
-      "# " + std::string(100000, '#') + "\n",                 // long comment line
+      std::string(5000, 'a') + "\n",           // long line
+      "# " + std::string(100000, '#') + "\n",  // long comment line
       "allreduce,0,1000,ring,simple,-1,-1,-1 # trailing\n",
   };
   for (const auto& text : bad) {
@@ -225,7 +239,8 @@ TEST_F(TunerPlugin, MalformedFilesAreIgnoredWhole) {
 TEST_F(TunerPlugin, ManyRulesAndWhitespaceAreFine) {
   std::string text = "  allreduce , 0 , 10 , ring , simple , -1 , -1 , -1\r\n";
   for (int i = 1; i < 5000; ++i)
-    text += "allgather," + std::to_string(i * 100) + "," + std::to_string(i * 100 + 99) + ",ring,ll,-1,-1,-1\n";
+    text +=
+        "allgather," + std::to_string(i * 100) + "," + std::to_string(i * 100 + 99) + ",ring,ll,-1,-1,-1\n";
   Comm comm(tuner(), rules(text).c_str(), 8, 1);
   EXPECT_EQ(comm(kAllReduce, 5).pick, std::make_pair(kRing, kSimple));
   EXPECT_EQ(comm(kAllGather, 499950).pick, std::make_pair(kRing, kLL));

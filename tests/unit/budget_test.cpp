@@ -24,8 +24,8 @@ TEST(Duration, ReadsUnitsAsAJobScriptWritesThem) {
 }
 
 TEST(Duration, RefusesWhatIsNotADuration) {
-  for (const char* bad : {"", "0", "0m", "-5m", "15x", "2d", "30m1h", "1m2m", "m", ".m", "1..5m", "nan", "inf", "1e3",
-                          "169h", " 5m", "5m "}) {
+  for (const char* bad : {"", "0", "0m", "-5m", "15x", "2d", "30m1h", "1m2m", "m", ".m", "1..5m", "nan",
+                          "inf", "1e3", "169h", " 5m", "5m "}) {
     EXPECT_THROW(parse_duration(bad), InputError) << bad;
   }
   try {
@@ -65,7 +65,8 @@ TEST(CostModel, ACaseCostsItsWarmUpCheckSamplingAndOverhead) {
   // A rooted collective's samples cost the backend's factor in wall time.
   CostModel grouped = kModel;
   grouped.rooted_factor = 8;
-  EXPECT_NEAR(case_cost(grouped, fixed, sized(1'000'000, Collective::Broadcast), false).expected_s, 0.01 + (5 + 800) * t, 1e-12);
+  EXPECT_NEAR(case_cost(grouped, fixed, sized(1'000'000, Collective::Broadcast), false).expected_s,
+              0.01 + (5 + 800) * t, 1e-12);
   EXPECT_NEAR(case_cost(grouped, fixed, sized(1'000'000), false).expected_s, 0.01 + 105 * t, 1e-12);
 }
 
@@ -84,7 +85,8 @@ TEST(CostModel, AnAdaptiveCaseIsBetweenItsLeastAndMostTime) {
 
 std::vector<Setting> settings(int n) {
   std::vector<Setting> out{Setting{"default", "", {}, {}}};
-  for (int i = 1; i < n; ++i) out.push_back(Setting{"s" + std::to_string(i), "", {{"k", std::to_string(i)}}, {}});
+  for (int i = 1; i < n; ++i)
+    out.push_back(Setting{"s" + std::to_string(i), "", {{"k", std::to_string(i)}}, {}});
   return out;
 }
 
@@ -143,12 +145,17 @@ TEST(BudgetFit, RacingIsTurnedOffWhereOpeningSettingsEachRoundCostsMoreThanItSav
   ASSERT_LT(once_s, raced_s);
   const BudgetFit fit = fit_to_budget(few_sizes, settings(6), limits, slow_start, raced_s * 0.9);
   ASSERT_FALSE(fit.cuts.empty());
-  EXPECT_EQ(fit.cuts[0].rfind("racing off: measuring the survivors again each round (reopening the settings beyond the 1 kept open, 5 s each, and each case's overhead) costs more than it saves", 0), 0u)
+  EXPECT_EQ(
+      fit.cuts[0].rfind("racing off: measuring the survivors again each round (reopening the settings beyond "
+                        "the 1 kept open, 5 s each, and each case's overhead) costs more than it saves",
+                        0),
+      0u)
       << fit.cuts[0];
   EXPECT_FALSE(fit.plan.options.race.enabled);
   // Where racing pays (cheap starts), it stays on and is made harder instead.
-  const BudgetFit cheap = fit_to_budget(sweep(true), settings(6), limits, kModel,
-                                        plan_cost(make_plan(sweep(true), settings(6), limits), kModel).expected_s * 0.97);
+  const BudgetFit cheap =
+      fit_to_budget(sweep(true), settings(6), limits, kModel,
+                    plan_cost(make_plan(sweep(true), settings(6), limits), kModel).expected_s * 0.97);
   EXPECT_TRUE(cheap.plan.options.race.enabled);
 }
 
@@ -178,7 +185,10 @@ TEST(BudgetFit, CutsRacingFirstThenCaseTimeThenSizesUntilItFits) {
   std::size_t race_cuts = 0, time_cuts = 0, size_cuts = 0;
   std::string order;
   for (const std::string& cut : hard.cuts) {
-    const char kind = cut.rfind("racing", 0) == 0 ? 'r' : cut.rfind("max time", 0) == 0 ? 't' : cut.rfind("size factor", 0) == 0 ? 'f' : '?';
+    const char kind = cut.rfind("racing", 0) == 0        ? 'r'
+                      : cut.rfind("max time", 0) == 0    ? 't'
+                      : cut.rfind("size factor", 0) == 0 ? 'f'
+                                                         : '?';
     if (order.empty() || order.back() != kind) order += kind;
     race_cuts += kind == 'r';
     time_cuts += kind == 't';
@@ -198,7 +208,8 @@ TEST(BudgetFit, FewerSizesComeLastAndKeepTheRangeEnds) {
   exhaustive.stopping.max_time_s = kLeastMaxTime;  // nothing to cut but sizes
   exhaustive.stopping.min_time_s = 0.01;
   const Plan asked = make_plan(exhaustive, settings(2), limits);
-  const BudgetFit fit = fit_to_budget(exhaustive, settings(2), limits, kModel, plan_cost(asked, kModel).expected_s * 0.6);
+  const BudgetFit fit =
+      fit_to_budget(exhaustive, settings(2), limits, kModel, plan_cost(asked, kModel).expected_s * 0.6);
   ASSERT_FALSE(fit.cuts.empty());
   EXPECT_EQ(fit.cuts[0], "size factor (-f) x2 -> x4");
   EXPECT_LT(fit.plan.cases.size(), asked.cases.size());
@@ -233,7 +244,9 @@ TEST(BudgetFit, ABudgetNothingFitsIsRefusedWithTheTimeItWouldNeed) {
 TEST(BudgetFit, ThePlanSummarySaysWhatRunsAndTheEstimate) {
   const Plan plan = make_plan(sweep(true), settings(3), PlanLimits{4, 4, 0});
   const std::string text = plan_summary(plan, CostRange{130, 270});
-  EXPECT_EQ(text, "90 cases (3 settings x 1 collectives x 15 sizes x 2 placements), racing 4 rounds from 1/16: about 2m10s, at most 4m30s");
+  EXPECT_EQ(text,
+            "90 cases (3 settings x 1 collectives x 15 sizes x 2 placements), racing 4 rounds from 1/16: "
+            "about 2m10s, at most 4m30s");
 }
 
 TEST(BudgetFit, TheSweepIsFittedIntoTheBudgetLessTheRemeasuresReserve) {
@@ -243,7 +256,8 @@ TEST(BudgetFit, TheSweepIsFittedIntoTheBudgetLessTheRemeasuresReserve) {
   const double asked_s = plan_cost(make_plan(sweep(true), settings(6), limits), kModel).expected_s;
   // A budget the sweep alone fits, but not with the reserve kept: cut until it fits in the rest.
   const double budget = asked_s * 1.1;
-  const BudgetFit fit = fit_to_budget(sweep(true), settings(6), limits, kModel, budget, remeasure_reserve_s(budget, 6));
+  const BudgetFit fit =
+      fit_to_budget(sweep(true), settings(6), limits, kModel, budget, remeasure_reserve_s(budget, 6));
   EXPECT_FALSE(fit.cuts.empty());
   EXPECT_LE(fit.estimate.expected_s, budget * (1 - kRemeasureShare));
   EXPECT_TRUE(fit_to_budget(sweep(true), settings(6), limits, kModel, budget).cuts.empty());

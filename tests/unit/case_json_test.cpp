@@ -62,14 +62,18 @@ TEST(CaseJson, MissingAndMistypedFieldsNameWhereAndWhich) {
   EXPECT_EQ(message_of(missing, "r.json: cases[2]"), "r.json: cases[2]: missing field 'count'");
   json mistyped = j;
   mistyped["bytes"] = "1M";
-  EXPECT_EQ(message_of(mistyped, "r.json: cases[2]"), "r.json: cases[2].bytes: expected an integer, got \"1M\"");
+  EXPECT_EQ(message_of(mistyped, "r.json: cases[2]"),
+            "r.json: cases[2].bytes: expected an integer, got \"1M\"");
   json negative = j;
   negative["bytes"] = -8;
-  EXPECT_EQ(message_of(negative, "r.json: cases[2]"), "r.json: cases[2].bytes: expected an integer from 1 to 1125899906842624, got -8");
+  EXPECT_EQ(message_of(negative, "r.json: cases[2]"),
+            "r.json: cases[2].bytes: expected an integer from 1 to 1125899906842624, got -8");
   json fractional = j;
   fractional["count"] = 8.5;
-  EXPECT_EQ(message_of(fractional, "r.json: cases[2]"), "r.json: cases[2].count: expected an integer, got 8.5");
-  EXPECT_EQ(message_of(json::array(), "r.json: cases[0]"), "r.json: cases[0]: expected an object, got an empty list");
+  EXPECT_EQ(message_of(fractional, "r.json: cases[2]"),
+            "r.json: cases[2].count: expected an integer, got 8.5");
+  EXPECT_EQ(message_of(json::array(), "r.json: cases[0]"),
+            "r.json: cases[0]: expected an object, got an empty list");
 }
 
 TEST(CaseJson, AResultsCaseCarriesTheSameFields) {

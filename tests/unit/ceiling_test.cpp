@@ -68,7 +68,8 @@ TEST(Ceiling, TheHostBackendOnOneNodeUsesTheMeasuredCopy) {
 
 TEST(Ceiling, NvlinkCountIsReadFromTheTopologyMatrix) {
   const std::string matrix =
-      "\tGPU0\tGPU1\tNIC0\tCPU Affinity\nGPU0\t X \tNV18\tPXB\t0-55\nGPU1\tNV18\t X \tSYS\t0-55\nNIC0\tPXB\tSYS\t X\n";
+      "\tGPU0\tGPU1\tNIC0\tCPU Affinity\nGPU0\t X \tNV18\tPXB\t0-55\nGPU1\tNV18\t X "
+      "\tSYS\t0-55\nNIC0\tPXB\tSYS\t X\n";
   EXPECT_EQ(nvlinks_from_topology(matrix), 18);
   EXPECT_EQ(nvlinks_from_topology("GPU0\t X \tPIX\nGPU1\tPIX\t X\n"), 0);
 }

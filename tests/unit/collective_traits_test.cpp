@@ -51,11 +51,12 @@ TEST(SizeAccounting, GranularityKeepsWhole16ByteSharesPerRank) {
 // nccl-tests: the per-rank count of all-gather / reduce-scatter is (count / nranks) rounded down
 // to whole 16-byte units, (count/nranks) & ~(16/eltSize - 1).
 TEST(SizeAccounting, SharesRoundDownTo16BytesAsNcclTestsDoes) {
-  EXPECT_EQ(buffer_counts(Collective::AllGather, 1000, DataType::Int8, 3).count, 320u);     // 333 -> 320
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 1000, DataType::Int8, 3).count, 320u);         // 333 -> 320
   EXPECT_EQ(buffer_counts(Collective::ReduceScatter, 1000, DataType::Float16, 3).count, 160u);  // 166 -> 160
-  EXPECT_EQ(buffer_counts(Collective::AllGather, 100, DataType::Float64, 3).count, 4u);     // 4 (already even)
-  EXPECT_EQ(buffer_counts(Collective::AllGather, 16, DataType::Float32, 4).count, 0u);      // below one unit a rank
-  EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Int8, 3).count, 1000u);    // not a share
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 100, DataType::Float64, 3).count, 4u);  // 4 (already even)
+  EXPECT_EQ(buffer_counts(Collective::AllGather, 16, DataType::Float32, 4).count,
+            0u);  // below one unit a rank
+  EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Int8, 3).count, 1000u);  // not a share
 }
 
 TEST(SizeAccounting, BytesPerRankCountsBothBuffers) {
@@ -95,7 +96,8 @@ TEST(SizeAccounting, ASizeThatDoesNotSplitEvenlyDropsTheRemainder) {
   const BufferCounts scatter = buffer_counts(Collective::ReduceScatter, 1000, DataType::Float32, 4);
   EXPECT_EQ(scatter.send_elements, 240u);
   EXPECT_EQ(scatter.recv_elements, 60u);
-  EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Float64, 4).count, 125u);  // whole elements only
+  EXPECT_EQ(buffer_counts(Collective::AllReduce, 1000, DataType::Float64, 4).count,
+            125u);  // whole elements only
 }
 
 TEST(PartStart, AShareStartsAtRankTimesCount) {
@@ -164,7 +166,8 @@ TEST(InPlaceOffsets, InputAndResultFitInTheOneBuffer) {
       for (int rank = 0; rank < nranks; ++rank) {
         const BufferCounts k = buffer_counts(c, 3 * 8 * 1024, DataType::Float64, nranks);
         const std::size_t size = recv_buffer_elements(k, Placement::InPlace);
-        for (const InPlaceOffsets o : {nccl_in_place_offsets(c, rank, k.count), mpi_in_place_offsets(c, rank, k.count)}) {
+        for (const InPlaceOffsets o :
+             {nccl_in_place_offsets(c, rank, k.count), mpi_in_place_offsets(c, rank, k.count)}) {
           EXPECT_LE(o.input + k.send_elements, size) << name_of(c) << " rank " << rank << "/" << nranks;
           EXPECT_LE(o.result + k.recv_elements, size) << name_of(c) << " rank " << rank << "/" << nranks;
         }

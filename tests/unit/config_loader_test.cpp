@@ -69,20 +69,23 @@ std::string message_of(const char* text) {
 TEST(ConfigLoader, RangesAndTypesNameTheJsonPath) {
   EXPECT_EQ(message_of(R"({"sweep": {"iterations": 4000000000}})"),
             "c.json: sweep.iterations: expected an integer from 1 to 1000000, got 4000000000");
-  EXPECT_EQ(message_of(R"({"sweep": {"warmup": -1}})"), "c.json: sweep.warmup: expected an integer from 0 to 100000, got -1");
+  EXPECT_EQ(message_of(R"({"sweep": {"warmup": -1}})"),
+            "c.json: sweep.warmup: expected an integer from 0 to 100000, got -1");
   EXPECT_EQ(message_of(R"({"sweep": null})"), "c.json: sweep: expected an object, got null");
   EXPECT_EQ(message_of(R"({"sweep": {"max_bytes": "1T"}})"),
             "c.json: sweep.max_bytes: bad size '1T': unknown suffix 'T' (K, M or G: binary)");
   EXPECT_EQ(message_of(R"({"sweep": {"collectives": ["allreduce", "all_reduce"]}})"),
             "c.json: sweep.collectives[1]: 'all_reduce' is listed twice");
-  EXPECT_EQ(message_of(R"({"sweep": {"factor": 2, "step_bytes": 8}})"), "c.json: sweep: give factor or step_bytes, not both");
+  EXPECT_EQ(message_of(R"({"sweep": {"factor": 2, "step_bytes": 8}})"),
+            "c.json: sweep: give factor or step_bytes, not both");
   EXPECT_EQ(message_of(R"({"backend": "tpu"})"), "c.json: backend: expected auto, mpi or nccl, got \"tpu\"");
   EXPECT_EQ(message_of(R"({"settings": [{"name": "x", "knobs": {"K": true}}]})"),
             "c.json: settings[0].knobs.K: expected a string or number, got true");
 }
 
 TEST(ConfigLoader, AValueIsQuotedShortly) {
-  EXPECT_EQ(message_of(R"({"sweep": {"dtype": [1, 2, 3]}})"), "c.json: sweep.dtype: expected a string, got a list");
+  EXPECT_EQ(message_of(R"({"sweep": {"dtype": [1, 2, 3]}})"),
+            "c.json: sweep.dtype: expected a string, got a list");
   const std::string text = R"({"sweep": {"dtype": ")" + std::string(5000, 'x') + "\"}}";
   const std::string message = message_of(text.c_str());
   EXPECT_EQ(message.rfind("c.json: sweep.dtype: unknown data type 'xxx", 0), 0u) << message;
@@ -96,7 +99,8 @@ TEST(ConfigLoader, APresetNarrowedByCollectivesLeavesOtherSettingsOut) {
     return parse_config(json::parse(R"({"sweep": {"collectives": ["allreduce"]},
       "settings": [{"name": "ag", "knobs": {"K": 1}, "collectives": ["allgather"]},
                    {"name": "ar", "knobs": {"K": 2}, "collectives": ["allreduce", "allgather"]},
-                   {"name": "any", "knobs": {"K": 3}}]})"), "c.json");
+                   {"name": "any", "knobs": {"K": 3}}]})"),
+                        "c.json");
   };
   SweepConfig c = config();
   ASSERT_NO_THROW(check_settings_apply(c));
@@ -106,7 +110,8 @@ TEST(ConfigLoader, APresetNarrowedByCollectivesLeavesOtherSettingsOut) {
   EXPECT_EQ(c.options.left_out_settings, (std::vector<std::string>{"ag"}));
   const Plan plan = make_plan(c.options, c.settings, PlanLimits{4, 4, 0});
   EXPECT_EQ(std::count_if(plan.warnings.begin(), plan.warnings.end(),
-                          [](const std::string& w) { return w.find("ag") != std::string::npos; }), 1);
+                          [](const std::string& w) { return w.find("ag") != std::string::npos; }),
+            1);
 
   SweepConfig named = config();
   named.options.only_settings = {"ag"};
@@ -126,7 +131,8 @@ TEST(ConfigLoader, MissingOrBrokenFilesAreInputErrors) {
 }
 
 TEST(SelectSettings, PutsADefaultFirstAndFilters) {
-  const std::vector<Setting> configured{Setting{"a", "", {{"K", "1"}}, {}}, Setting{"b", "", {{"K", "2"}}, {}}};
+  const std::vector<Setting> configured{Setting{"a", "", {{"K", "1"}}, {}},
+                                        Setting{"b", "", {{"K", "2"}}, {}}};
   const auto all = select_settings(configured, {});
   ASSERT_EQ(all.size(), 3u);
   EXPECT_EQ(all[0].name, "default");
@@ -145,7 +151,8 @@ TEST(SelectSettings, TheDefaultSettingMustForceNothing) {
 // Every preset shipped in configs/ must parse.
 TEST(ConfigLoader, EveryShippedPresetParses) {
   int seen = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(COMMTUNE_SOURCE_DIR) + "/configs")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(COMMTUNE_SOURCE_DIR) + "/configs")) {
     if (entry.path().extension() != ".json") continue;
     EXPECT_NO_THROW(load_config_file(entry.path().string())) << entry.path();
     ++seen;

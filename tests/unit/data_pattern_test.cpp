@@ -19,11 +19,16 @@ std::vector<std::byte> simulated_allreduce(DataType t, ReduceOp op, int nranks, 
     for (std::size_t i = 0; i < n; ++i) {
       T v;
       std::memcpy(&v, in.data() + i * sizeof(T), sizeof(T));
-      if (r == 0) acc[i] = v;
-      else if (op == ReduceOp::Sum) acc[i] = static_cast<T>(acc[i] + v);
-      else if (op == ReduceOp::Prod) acc[i] = static_cast<T>(acc[i] * v);
-      else if (op == ReduceOp::Max) acc[i] = std::max(acc[i], v);
-      else acc[i] = std::min(acc[i], v);
+      if (r == 0)
+        acc[i] = v;
+      else if (op == ReduceOp::Sum)
+        acc[i] = static_cast<T>(acc[i] + v);
+      else if (op == ReduceOp::Prod)
+        acc[i] = static_cast<T>(acc[i] * v);
+      else if (op == ReduceOp::Max)
+        acc[i] = std::max(acc[i], v);
+      else
+        acc[i] = std::min(acc[i], v);
     }
   }
   std::vector<std::byte> out(n * sizeof(T));
@@ -35,9 +40,11 @@ TEST(DataPattern, ACorrectAllReduceHasNoMismatches) {
   for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
     for (int n : {1, 2, 3, 8}) {
       const auto f = simulated_allreduce<float>(DataType::Float32, op, n, 1000);
-      EXPECT_EQ(count_mismatches(f, DataType::Float32, 0, reduced_value, op, n), 0) << name_of(op) << " n=" << n;
+      EXPECT_EQ(count_mismatches(f, DataType::Float32, 0, reduced_value, op, n), 0)
+          << name_of(op) << " n=" << n;
       const auto i8 = simulated_allreduce<std::int8_t>(DataType::Int8, op, n, 1000);
-      EXPECT_EQ(count_mismatches(i8, DataType::Int8, 0, reduced_value, op, n), 0) << name_of(op) << " n=" << n;
+      EXPECT_EQ(count_mismatches(i8, DataType::Int8, 0, reduced_value, op, n), 0)
+          << name_of(op) << " n=" << n;
     }
 }
 
@@ -62,8 +69,9 @@ TEST(DataPattern, PoisonNeverLooksLikeAnInput) {
 
 // The old fixed poison (99) was the exact all-reduce sum of some elements at 29 ranks.
 TEST(DataPattern, PoisonIsNeverACorrectResultAtAnyRankCount) {
-  const std::vector<DataType> host_types{DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64,
-                                         DataType::Uint64, DataType::Float32, DataType::Float64};
+  const std::vector<DataType> host_types{DataType::Int8,    DataType::Uint8,  DataType::Int32,
+                                         DataType::Uint32,  DataType::Int64,  DataType::Uint64,
+                                         DataType::Float32, DataType::Float64};
   for (DataType t : host_types)
     for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
       for (int nranks = 1; nranks <= 300; ++nranks) {
@@ -71,7 +79,8 @@ TEST(DataPattern, PoisonIsNeverACorrectResultAtAnyRankCount) {
         fill_poison(poisoned, t, poison_value(t, op, nranks));
         ASSERT_EQ(count_mismatches(poisoned, t, 0, reduced_value, op, nranks), 16)
             << name_of(t) << " " << name_of(op) << " " << nranks;
-        ASSERT_EQ(count_input_mismatches(poisoned, t, op, nranks - 1, nranks), 16) << name_of(t) << " " << nranks;
+        ASSERT_EQ(count_input_mismatches(poisoned, t, op, nranks - 1, nranks), 16)
+            << name_of(t) << " " << nranks;
       }
   EXPECT_NE(poison_value(DataType::Float32, ReduceOp::Sum, 29), 99.0);
 }

@@ -10,7 +10,9 @@
 namespace commtune {
 namespace {
 
-SystemTree fixture(const std::string& name) { return SystemTree(std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/systems/" + name); }
+SystemTree fixture(const std::string& name) {
+  return SystemTree(std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/systems/" + name);
+}
 
 // What a healthy live machine would report besides its tree.
 SystemFacts healthy_facts(const SystemTree& tree) {
@@ -24,7 +26,8 @@ SystemFacts healthy_facts(const SystemTree& tree) {
 
 std::string describe(const std::vector<Finding>& findings) {
   std::string text;
-  for (const auto& f : findings) text += "\n  " + f.id + " [" + std::string(name_of(f.severity)) + "] " + f.subject + ": " + f.evidence;
+  for (const auto& f : findings)
+    text += "\n  " + f.id + " [" + std::string(name_of(f.severity)) + "] " + f.subject + ": " + f.evidence;
   return text;
 }
 
@@ -93,7 +96,9 @@ TEST_F(BrokenServer, AcsOnTheSwitchPortAboveOneGpuIsFoundAndRootPortsAreLeftAlon
   EXPECT_EQ(count(findings, "pcie-acs-enabled", "bridge 0000:a1:00.0"), 1) << describe(findings);
 }
 
-TEST_F(BrokenServer, IommuTranslationIsFound) { EXPECT_EQ(count(findings, "iommu-translation"), 1) << describe(findings); }
+TEST_F(BrokenServer, IommuTranslationIsFound) {
+  EXPECT_EQ(count(findings, "iommu-translation"), 1) << describe(findings);
+}
 
 TEST_F(BrokenServer, MissingGpudirectRdmaIsFound) {
   EXPECT_EQ(count(findings, "gpudirect-rdma-missing"), 1) << describe(findings);
@@ -129,21 +134,23 @@ TEST_F(BrokenServer, RankingPutsCriticalFirst) {
   rank_findings(ranked);
   ASSERT_FALSE(ranked.empty());
   EXPECT_EQ(ranked.front().severity, Severity::Critical);
-  EXPECT_TRUE(std::is_sorted(ranked.begin(), ranked.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; }));
+  EXPECT_TRUE(std::is_sorted(ranked.begin(), ranked.end(),
+                             [](const Finding& a, const Finding& b) { return a.severity > b.severity; }));
   EXPECT_TRUE(needs_attention(ranked));
 }
 
 TEST(DoctorChecks, AcsControlIsReadFromTheExtendedCapabilityChain) {
   std::string config(4096, '\0');
   const auto put32 = [&](std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) config[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+    for (int i = 0; i < 4; ++i)
+      config[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
   };
   put32(0x100, 0x0001u | (0x180u << 20));  // AER, next at 0x180
   put32(0x180, 0x000du);                   // ACS, last
   put32(0x184, 0x0004u << 16);             // control: ReqRedir
   EXPECT_EQ(acs_control(config), std::uint16_t{0x0004});
   EXPECT_EQ(acs_control(config.substr(0, 256)), std::nullopt);  // what an unprivileged reader sees
-  put32(0x100, 0x0001u);                   // AER, last: no ACS at all
+  put32(0x100, 0x0001u);                                        // AER, last: no ACS at all
   EXPECT_EQ(acs_control(config), std::uint16_t{0});
   put32(0x100, 0x0001u | (0x100u << 20));  // a loop: ends, says nothing redirected
   EXPECT_EQ(acs_control(config), std::uint16_t{0});

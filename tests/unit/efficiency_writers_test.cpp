@@ -30,7 +30,8 @@ std::vector<CaseResult> results_of(const Plan& plan) {
   std::vector<CaseResult> out;
   for (const Case& c : plan.cases) {
     std::vector<double> seconds;
-    for (int i = 0; i < 20; ++i) seconds.push_back((2.0 + static_cast<double>(c.index) + (i % 5) * 0.25) * 1e-6);
+    for (int i = 0; i < 20; ++i)
+      seconds.push_back((2.0 + static_cast<double>(c.index) + (i % 5) * 0.25) * 1e-6);
     out.push_back(measured_case(c, "default", 4, seconds, 2e-6, 0));
   }
   return out;
@@ -39,7 +40,8 @@ std::vector<CaseResult> results_of(const Plan& plan) {
 nlohmann::json provenance_with_ceiling() {
   return {{"tool", "commtune"},
           {"start_time", "2026-01-01T00:00:00Z"},
-          {"ceiling", to_json(Ceiling{4.0, "host memory copy", "measured: memcpy of 64 MiB, median of 7 copies", 0, 0, ""})}};
+          {"ceiling", to_json(Ceiling{4.0, "host memory copy",
+                                      "measured: memcpy of 64 MiB, median of 7 copies", 0, 0, ""})}};
 }
 
 TEST(EfficiencyWriters, TableHasAnEfficiencyColumnAndAVerdict) {
@@ -50,7 +52,8 @@ TEST(EfficiencyWriters, TableHasAnEfficiencyColumnAndAVerdict) {
   for (const auto& r : results_of(plan)) table.case_finished(r);
   table.end(RunSummary{plan.cases.size(), 0, 0, true});
   const std::string text = out.str();
-  EXPECT_NE(text.find("# eff%: busbw / ceiling; ceiling 4.0 GB/s: host memory copy"), std::string::npos) << text;
+  EXPECT_NE(text.find("# eff%: busbw / ceiling; ceiling 4.0 GB/s: host memory copy"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("# efficiency: default allreduce peak busbw"), std::string::npos) << text;
   testing::expect_golden("table-ceiling.txt", text);
 }

@@ -10,7 +10,9 @@
 
 namespace commtune::testing {
 
-inline std::string golden_path(const std::string& name) { return std::string(COMMTUNE_SOURCE_DIR) + "/tests/golden/" + name; }
+inline std::string golden_path(const std::string& name) {
+  return std::string(COMMTUNE_SOURCE_DIR) + "/tests/golden/" + name;
+}
 
 inline void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = golden_path(name);
@@ -19,7 +21,8 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
     return;
   }
   std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path << " (run with COMMTUNE_UPDATE_GOLDEN=1 to create it)";
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << " (run with COMMTUNE_UPDATE_GOLDEN=1 to create it)";
   std::stringstream expected;
   expected << in.rdbuf();
   EXPECT_EQ(expected.str(), actual) << "output differs from " << path;

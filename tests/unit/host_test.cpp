@@ -15,8 +15,8 @@ TEST(Launcher, NoLauncherVariablesMeansAlone) {
 }
 
 TEST(Launcher, OpenMpiRanksAreRead) {
-  const Launcher l = detect_launcher({{"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_RANK", "3"},
-                                      {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}});
+  const Launcher l = detect_launcher(
+      {{"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}});
   EXPECT_TRUE(l.mpi);
   EXPECT_EQ(l.rank, 3);
   EXPECT_EQ(l.local_rank, 1);
@@ -39,10 +39,16 @@ TEST(Launcher, NamesTheLauncherAndRecordsTheSlurmJob) {
   EXPECT_EQ(none.name, "none");
   EXPECT_FALSE(none.slurm.has_value());
   // srun --mpi=pmix: PMIx and Slurm's step, no OMPI_COMM_WORLD_* (Open MPI's direct launch).
-  const Launcher srun = detect_launcher({{"PMIX_RANK", "3"}, {"SLURM_STEP_ID", "0"}, {"SLURM_JOB_ID", "17"},
-                                         {"SLURM_JOB_NODELIST", "n[1-4]"}, {"SLURM_JOB_NUM_NODES", "4"},
-                                         {"SLURM_STEP_NODELIST", "n[1-4]"}, {"SLURM_STEP_NUM_TASKS", "8"},
-                                         {"SLURM_STEP_TASKS_PER_NODE", "2(x4)"}, {"SLURM_PROCID", "3"}, {"SLURM_LOCALID", "1"}});
+  const Launcher srun = detect_launcher({{"PMIX_RANK", "3"},
+                                         {"SLURM_STEP_ID", "0"},
+                                         {"SLURM_JOB_ID", "17"},
+                                         {"SLURM_JOB_NODELIST", "n[1-4]"},
+                                         {"SLURM_JOB_NUM_NODES", "4"},
+                                         {"SLURM_STEP_NODELIST", "n[1-4]"},
+                                         {"SLURM_STEP_NUM_TASKS", "8"},
+                                         {"SLURM_STEP_TASKS_PER_NODE", "2(x4)"},
+                                         {"SLURM_PROCID", "3"},
+                                         {"SLURM_LOCALID", "1"}});
   EXPECT_EQ(srun.name, "srun");
   ASSERT_TRUE(srun.slurm.has_value());
   EXPECT_EQ(srun.slurm->job_id, "17");
@@ -53,9 +59,13 @@ TEST(Launcher, NamesTheLauncherAndRecordsTheSlurmJob) {
   EXPECT_EQ(srun.slurm->tasks_per_node, "2(x4)");
   EXPECT_EQ(srun.local_rank, 1);
   // salloc ... mpirun: the ranks are Open MPI's; the step variables are mpirun's daemons', not kept.
-  const Launcher salloc = detect_launcher({{"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_RANK", "5"},
-                                           {"PMIX_RANK", "5"}, {"SLURM_STEP_ID", "0"}, {"SLURM_PROCID", "2"},
-                                           {"SLURM_JOB_ID", "18"}, {"SLURM_STEP_TASKS_PER_NODE", "1(x4)"}});
+  const Launcher salloc = detect_launcher({{"OMPI_COMM_WORLD_SIZE", "8"},
+                                           {"OMPI_COMM_WORLD_RANK", "5"},
+                                           {"PMIX_RANK", "5"},
+                                           {"SLURM_STEP_ID", "0"},
+                                           {"SLURM_PROCID", "2"},
+                                           {"SLURM_JOB_ID", "18"},
+                                           {"SLURM_STEP_TASKS_PER_NODE", "1(x4)"}});
   EXPECT_EQ(salloc.name, "mpirun");
   EXPECT_EQ(salloc.rank, 5);
   ASSERT_TRUE(salloc.slurm.has_value());
@@ -73,7 +83,8 @@ TEST(Launcher, GarbageRanksAreIgnored) {
 }
 
 TEST(ProgramOutput, RunsByArgvWithoutAShell) {
-  EXPECT_EQ(program_output({"echo", "a;b", "$HOME"}, std::chrono::seconds(5)), std::optional<std::string>("a;b $HOME\n"));
+  EXPECT_EQ(program_output({"echo", "a;b", "$HOME"}, std::chrono::seconds(5)),
+            std::optional<std::string>("a;b $HOME\n"));
   EXPECT_FALSE(program_output({"false"}, std::chrono::seconds(5)).has_value());
   EXPECT_FALSE(program_output({"no-such-program-commtune"}, std::chrono::seconds(5)).has_value());
   EXPECT_FALSE(program_output({"sleep", "5"}, std::chrono::milliseconds(200)).has_value());

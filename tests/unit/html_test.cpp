@@ -36,8 +36,8 @@ TEST(HtmlAxis, Log2TicksHaveBinaryLabelsFrom8BTo16GiB) {
   EXPECT_EQ(axis.lo, 8);
   EXPECT_EQ(axis.hi, 16.0 * (1ull << 30));
   const auto ticks = labels(axis.ticks(12));
-  EXPECT_EQ(ticks, (std::vector<std::string>{"8 B", "64 B", "512 B", "4 KiB", "32 KiB", "256 KiB", "2 MiB", "16 MiB",
-                                             "128 MiB", "1 GiB", "8 GiB"}));
+  EXPECT_EQ(ticks, (std::vector<std::string>{"8 B", "64 B", "512 B", "4 KiB", "32 KiB", "256 KiB", "2 MiB",
+                                             "16 MiB", "128 MiB", "1 GiB", "8 GiB"}));
   EXPECT_EQ(labels(html::Axis{html::Scale::Log2Bytes, 1024, 8192, ""}.ticks()),
             (std::vector<std::string>{"1 KiB", "2 KiB", "4 KiB", "8 KiB"}));
 }
@@ -67,8 +67,12 @@ TEST(HtmlText, EscapesMarkupQuotesAndControlCharacters) {
 }
 
 html::LinePlot two_series_plot() {
-  html::LinePlot plot{"allreduce <busbw>", "two settings", html::Axis{html::Scale::Log2Bytes, 8, 1024, "size"},
-                      html::Axis{html::Scale::Linear, 0, 10, "busbw (GB/s)"}, {}, {{8, "ceiling 8 GB/s"}}};
+  html::LinePlot plot{"allreduce <busbw>",
+                      "two settings",
+                      html::Axis{html::Scale::Log2Bytes, 8, 1024, "size"},
+                      html::Axis{html::Scale::Linear, 0, 10, "busbw (GB/s)"},
+                      {},
+                      {{8, "ceiling 8 GB/s"}}};
   plot.series.push_back({"default", {{8, 1, 0.5, 1.5}, {64, 4, 3, 5}, {1024, 7, 6, 7.5}}, true, ""});
   plot.series.push_back({"ring \"fast\"", {{8, 0.5, 0, 0}, {1024, 9, 8, 9.5}}, false, "(recommended)"});
   return plot;
@@ -90,8 +94,13 @@ TEST(HtmlLinePlot, DrawsOneGroupPerSeriesWithBandsTicksAndTheCeiling) {
 }
 
 TEST(HtmlBarChart, DrawsEveryBarWithItsCategoryAndInterval) {
-  html::BarChart chart{"change", "three cases", html::Axis{html::Scale::Log2Bytes, 4, 2048, "size"},
-                       html::Axis{html::Scale::Linear, -20, 40, "change (%)"}, 2, {}, {{"SLOWER", "#D55E00", "", false, true}}};
+  html::BarChart chart{"change",
+                       "three cases",
+                       html::Axis{html::Scale::Log2Bytes, 4, 2048, "size"},
+                       html::Axis{html::Scale::Linear, -20, 40, "change (%)"},
+                       2,
+                       {},
+                       {{"SLOWER", "#D55E00", "", false, true}}};
   chart.bars = {{8, 0, 30, 20, 38, "#D55E00", false, "SLOWER", "8 B"},
                 {8, 1, -10, -15, -5, "#0072B2", false, "FASTER", "8 B in-place"},
                 {1024, 0, 0, 0, 0, "#999999", true, "SAME", "1 KiB"}};
@@ -122,10 +131,10 @@ ReportInput fixture(const std::string& relative) {
 }
 
 TEST(HtmlReport, FixturesOfEveryKindMakeOnePageWithTheExpectedPlots) {
-  const std::vector<ReportInput> inputs{fixture("tests/fixtures/nccl-results-h100x16.json"),
-                                        fixture("tests/badinput/base/recommendation.json"),
-                                        fixture("tests/golden/results-ceiling.json"), fixture("tests/golden/tune/compare.json"),
-                                        fixture("tests/fixtures/doctor-4nodes.json")};
+  const std::vector<ReportInput> inputs{
+      fixture("tests/fixtures/nccl-results-h100x16.json"), fixture("tests/badinput/base/recommendation.json"),
+      fixture("tests/golden/results-ceiling.json"), fixture("tests/golden/tune/compare.json"),
+      fixture("tests/fixtures/doctor-4nodes.json")};
   EXPECT_EQ(kind_name(inputs[1]), "recommendation");
   EXPECT_EQ(kind_name(inputs[3]), "compare");
   EXPECT_EQ(kind_name(inputs[4]), "doctor");
@@ -152,8 +161,11 @@ TEST(HtmlReport, EachNodesGpuMapIsAHeatmapOfItsOwn) {
   ASSERT_EQ(kind_name(input), "doctor");
   const std::string page = html_report({input}, "doctor");
   EXPECT_EQ(count(page, "class=\"plot heatmap\""), 2u);
-  EXPECT_NE(page.find("<h3>GPUs of node n1: pairwise bandwidth (256 KiB messages)</h3>"), std::string::npos) << page;
-  EXPECT_NE(page.find("2 ranks of node n1, row sends to column: from 180 GB/s (rank 1 - rank 0, the slowest pair)"), std::string::npos);
+  EXPECT_NE(page.find("<h3>GPUs of node n1: pairwise bandwidth (256 KiB messages)</h3>"), std::string::npos)
+      << page;
+  EXPECT_NE(
+      page.find("2 ranks of node n1, row sends to column: from 180 GB/s (rank 1 - rank 0, the slowest pair)"),
+      std::string::npos);
   EXPECT_LT(page.find("<h3>Pairwise bandwidth"), page.find("<h3>GPUs of node n1"));
 }
 
@@ -180,10 +192,13 @@ TEST(HtmlTuneSection, ShowsWinnersTheirConfidenceAndWhatNcclChose) {
   rec.backend = "nccl";
   rec.nranks = 8;
   rec.settings = {Setting{"default", "", {}, {}}, Setting{"ring-ll128", "", {}, {}}};
-  const auto decision = [](std::uint64_t bytes, std::string winner, double gain, bool confirmed, NcclChoice chose) {
+  const auto decision = [](std::uint64_t bytes, std::string winner, double gain, bool confirmed,
+                           NcclChoice chose) {
     SizeDecision d;
-    d.bytes = bytes, d.winner = std::move(winner), d.gain = gain, d.confirmed = confirmed, d.nccl_chose = chose;
-    d.default_us = 10, d.winner_us = 10 * (1 - gain), d.reason = d.winner.empty() ? "no setting beats it" : "";
+    d.bytes = bytes, d.winner = std::move(winner), d.gain = gain, d.confirmed = confirmed,
+    d.nccl_chose = chose;
+    d.default_us = 10, d.winner_us = 10 * (1 - gain),
+    d.reason = d.winner.empty() ? "no setting beats it" : "";
     return d;
   };
   rec.sizes = {decision(1024, "", 0, false, recorded_choice("ring", "ll")),
@@ -196,8 +211,11 @@ TEST(HtmlTuneSection, ShowsWinnersTheirConfidenceAndWhatNcclChose) {
   EXPECT_EQ(count(page, "data-category=\"default\""), 2u);
   EXPECT_EQ(count(page, "data-category=\"ring-ll128\""), 2u);
   EXPECT_EQ(count(page, "fill-opacity=\"0.35\""), 1u);  // the unconfirmed win
-  EXPECT_NE(page.find("NCCL chose by itself: RING/LL from 1 KiB to 2 KiB, TREE/SIMPLE from 4 KiB to 8 KiB."), std::string::npos);
-  EXPECT_NE(page.find("2 of 4 size(s) have a winner over the default (1 confirmed), the largest saving 12.0%"), std::string::npos);
+  EXPECT_NE(page.find("NCCL chose by itself: RING/LL from 1 KiB to 2 KiB, TREE/SIMPLE from 4 KiB to 8 KiB."),
+            std::string::npos);
+  EXPECT_NE(
+      page.find("2 of 4 size(s) have a winner over the default (1 confirmed), the largest saving 12.0%"),
+      std::string::npos);
   EXPECT_NE(page.find("<td>confirmed by re-measure</td>"), std::string::npos);
 }
 

@@ -31,7 +31,8 @@ TEST(JsonFile, ReadsAWholeFile) {
 TEST(JsonFile, MissingOrBrokenFilesAreInputErrorsNamingTheFile) {
   EXPECT_EQ(message_of("/nonexistent/x.json", "results file"),
             "cannot open results file '/nonexistent/x.json': No such file or directory");
-  EXPECT_EQ(message_of("/nonexistent/x.json", ""), "cannot open '/nonexistent/x.json': No such file or directory");
+  EXPECT_EQ(message_of("/nonexistent/x.json", ""),
+            "cannot open '/nonexistent/x.json': No such file or directory");
   const std::string path = ::testing::TempDir() + "/json-file-broken.json";
   std::ofstream(path) << "{not json";
   EXPECT_EQ(message_of(path, "config file").rfind(path + ": not valid JSON: ", 0), 0u);
@@ -53,10 +54,12 @@ TEST(JsonFile, OnlyRegularFilesAreOpened) {
   const std::string fifo = dir + "/json-file-fifo";
   std::filesystem::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(message_of(fifo, "config file"), "config file '" + fifo + "' is a FIFO, not a regular file");  // no hang
+  EXPECT_EQ(message_of(fifo, "config file"),
+            "config file '" + fifo + "' is a FIFO, not a regular file");  // no hang
   std::filesystem::remove(fifo);
   EXPECT_EQ(message_of("/dev/null", ""), "'/dev/null' is a character device, not a regular file");
-  EXPECT_EQ(message_of("/proc/self/mem", "results file"), "cannot read results file '/proc/self/mem': Input/output error");
+  EXPECT_EQ(message_of("/proc/self/mem", "results file"),
+            "cannot read results file '/proc/self/mem': Input/output error");
 }
 
 TEST(JsonFile, DeepNestingIsRefusedWithoutRecursion) {

@@ -7,7 +7,8 @@ namespace commtune {
 namespace {
 
 TEST(LayoutPhrase, NamesRanksNodesAndRanksPerNode) {
-  EXPECT_EQ(layout_phrase(8, {{"nhosts", 4}, {"local_sizes", {2, 2, 2, 2}}}), "8 ranks, 4 nodes, 2 ranks per node");
+  EXPECT_EQ(layout_phrase(8, {{"nhosts", 4}, {"local_sizes", {2, 2, 2, 2}}}),
+            "8 ranks, 4 nodes, 2 ranks per node");
   EXPECT_EQ(layout_phrase(1, {{"nhosts", 1}, {"local_sizes", {1}}}), "1 rank, 1 node, 1 rank per node");
   EXPECT_EQ(layout_phrase(4, {{"nhosts", 1}, {"local_sizes", {4}}}), "4 ranks, 1 node, 4 ranks per node");
 }

@@ -33,7 +33,8 @@ TEST(RoundRobin, EveryPairMeetsOnceInDisjointRounds) {
 }
 
 // n members, every link `fast` GB/s with +-`noise` relative jitter, except those `slow_of` says.
-PairMatrix synthetic(int n, double fast, double noise, const std::function<double(int, int)>& rate_of, unsigned seed = 1) {
+PairMatrix synthetic(int n, double fast, double noise, const std::function<double(int, int)>& rate_of,
+                     unsigned seed = 1) {
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) names.push_back("n" + std::to_string(i + 1));
   PairMatrix m = empty_matrix(names, "node", 1 << 20);
@@ -69,7 +70,8 @@ TEST(MeasuredFindings, AMemberNamedByItsKindIsNotPrefixedTwice) {
 
 TEST(MeasuredFindings, AHealthyNoisyMapHasNoFindings) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const auto m = synthetic(4, 1.2, 0.3, [](int, int) { return 1.2; }, seed);
+    const auto m = synthetic(
+        4, 1.2, 0.3, [](int, int) { return 1.2; }, seed);
     EXPECT_TRUE(find_slow_nodes(m).empty()) << seed;
     EXPECT_TRUE(find_bad_pairs(m).empty()) << seed;
   }
@@ -86,7 +88,8 @@ TEST(MeasuredFindings, ADifferenceWithinTheNoiseIsNotAFinding) {
 }
 
 TEST(MeasuredFindings, ASingleSlowPairIsABadLink) {
-  const auto m = synthetic(4, 1.0, 0.05, [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; });
+  const auto m = synthetic(4, 1.0, 0.05,
+                           [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; });
   const auto pairs = find_bad_pairs(m);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].subject, "n1 <-> n4");

@@ -24,8 +24,8 @@ std::vector<Case> planned() {
 std::vector<std::string> labels(const std::vector<Case>& cases) {
   std::vector<std::string> out;
   for (const Case& c : cases)
-    out.push_back(std::to_string(c.setting_index) + "/" + std::string(name_of(c.collective)) + "/" + std::to_string(c.bytes) +
-                  "/" + std::string(name_of(c.placement)));
+    out.push_back(std::to_string(c.setting_index) + "/" + std::string(name_of(c.collective)) + "/" +
+                  std::to_string(c.bytes) + "/" + std::string(name_of(c.placement)));
   return out;
 }
 
@@ -76,8 +76,10 @@ TEST(RaceOrder, SettingBySettingKeepsThePlanInEvenRoundsAndReversesTheSettingsIn
   order_round(odd, 3, false);
   const std::vector<std::string> got = labels(odd), given = labels(plan);
   // Setting 2's eight cases first, in their own order, then 1's, then 0's.
-  EXPECT_EQ(std::vector<std::string>(got.begin(), got.begin() + 8), std::vector<std::string>(given.begin() + 16, given.end()));
-  EXPECT_EQ(std::vector<std::string>(got.begin() + 16, got.end()), std::vector<std::string>(given.begin(), given.begin() + 8));
+  EXPECT_EQ(std::vector<std::string>(got.begin(), got.begin() + 8),
+            std::vector<std::string>(given.begin() + 16, given.end()));
+  EXPECT_EQ(std::vector<std::string>(got.begin() + 16, got.end()),
+            std::vector<std::string>(given.begin(), given.begin() + 8));
 }
 
 }  // namespace

@@ -27,16 +27,21 @@ CaseResult measured(const std::string& setting, std::uint64_t bytes, Placement p
 json valid_results() {
   json doc{{"schema_version", 1},
            {"backend", "mpi"},
-           {"provenance", {{"tool", "commtune"}, {"start_time", "2026-01-01T00:00:00Z"}, {"layout", {{"nranks", 4}, {"nhosts", 1}}}}},
+           {"provenance",
+            {{"tool", "commtune"},
+             {"start_time", "2026-01-01T00:00:00Z"},
+             {"layout", {{"nranks", 4}, {"nhosts", 1}}}}},
            {"sweep", json::object()},
            {"settings", json::array()},
            {"warnings", json::array()},
            {"cases", json::array()},
            {"complete", true}};
   doc["settings"].push_back(to_json(Setting{"default", "nothing forced", {}, {}}));
-  doc["settings"].push_back(to_json(Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {Collective::AllReduce}}));
+  doc["settings"].push_back(
+      to_json(Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {Collective::AllReduce}}));
   for (const char* setting : {"default", "ring"})
-    for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) doc["cases"].push_back(to_json(measured(setting, 1024, p)));
+    for (Placement p : {Placement::OutOfPlace, Placement::InPlace})
+      doc["cases"].push_back(to_json(measured(setting, 1024, p)));
   return doc;
 }
 
@@ -69,7 +74,8 @@ TEST(ResultsValidation, TimesMustBePositiveAndPlausible) {
 TEST(ResultsValidation, QuantilesAndIntervalsMustBeInOrder) {
   json doc = valid_results();
   std::swap(doc["cases"][1]["time_us"]["ci_low"], doc["cases"][1]["time_us"]["ci_high"]);
-  EXPECT_EQ(message_of(doc), "r.json: cases[1].time_us: ci_low is above ci_high (an inverted confidence interval)");
+  EXPECT_EQ(message_of(doc),
+            "r.json: cases[1].time_us: ci_low is above ci_high (an inverted confidence interval)");
   doc = valid_results();
   doc["cases"][1]["time_us"]["p5"] = 13.5;
   EXPECT_EQ(message_of(doc), "r.json: cases[1].time_us: p5 is above median");
@@ -78,11 +84,14 @@ TEST(ResultsValidation, QuantilesAndIntervalsMustBeInOrder) {
 TEST(ResultsValidation, ByteCountsAreWholePositiveElements) {
   json doc = valid_results();
   doc["cases"][0]["bytes"] = -8;
-  EXPECT_EQ(message_of(doc), "r.json: cases[0].bytes: expected an integer from 1 to 1125899906842624, got -8");
+  EXPECT_EQ(message_of(doc),
+            "r.json: cases[0].bytes: expected an integer from 1 to 1125899906842624, got -8");
   doc["cases"][0]["bytes"] = 1024.5;
   EXPECT_EQ(message_of(doc), "r.json: cases[0].bytes: expected an integer, got 1024.5");
   doc["cases"][0]["bytes"] = 1026;
-  EXPECT_EQ(message_of(doc), "r.json: cases[0].bytes: 1026 is not a whole number of float elements per rank (a multiple of 4)");
+  EXPECT_EQ(
+      message_of(doc),
+      "r.json: cases[0].bytes: 1026 is not a whole number of float elements per rank (a multiple of 4)");
 }
 
 TEST(ResultsValidation, CasesNameListedSettingsOnceWithOneRankCount) {

@@ -13,11 +13,15 @@ Plan small_plan(double noise_target = 0.01) {
   o.sizes = SizeRange{1024, 4096, 2.0, 0};  // 3 sizes
   o.collectives = {Collective::AllReduce};
   o.stopping.target_relative_ci = noise_target;
-  return make_plan(o, {Setting{"default", "", {}, {}}, Setting{"ring", "", {{"k", "ring"}}, {}}}, PlanLimits{4, 4, 0});
+  return make_plan(o, {Setting{"default", "", {}, {}}, Setting{"ring", "", {{"k", "ring"}}, {}}},
+                   PlanLimits{4, 4, 0});
 }
 
 nlohmann::json machine(const std::string& mpi) {
-  return {{"tool", "commtune"}, {"mpi", {{"mpi_library", mpi}}}, {"start_time", "2026-01-01T00:00:00Z"}, {"argv", {"a"}}};
+  return {{"tool", "commtune"},
+          {"mpi", {{"mpi_library", mpi}}},
+          {"start_time", "2026-01-01T00:00:00Z"},
+          {"argv", {"a"}}};
 }
 
 // What an interrupted sweep of `plan` leaves: its first `finished` cases, "complete": false.
@@ -29,7 +33,8 @@ ResultsDocument interrupted(const Plan& plan, std::size_t finished) {
   doc.sweep = to_json(plan.options);
   doc.settings = plan.settings;
   for (std::size_t i = 0; i < finished; ++i)
-    doc.cases.push_back(measured_case(plan.cases[i], plan.settings[plan.cases[i].setting_index].name, 4, {1e-5, 2e-5}, 1e-5, 0));
+    doc.cases.push_back(measured_case(plan.cases[i], plan.settings[plan.cases[i].setting_index].name, 4,
+                                      {1e-5, 2e-5}, 1e-5, 0));
   return doc;
 }
 
@@ -52,12 +57,14 @@ TEST(Resume, TheSamePlanOnTheSameMachineResumesAndOnlyTheUnfinishedCasesRemain) 
 TEST(Resume, AnotherPlanBackendRankCountOrMachineIsRefusedWithTheReason) {
   const Plan plan = small_plan();
   const ResultsDocument old = interrupted(plan, 4);
-  EXPECT_NE(resume_refusal(old, small_plan(0.05), "mpi", later_run())->find("sweep options"), std::string::npos);
+  EXPECT_NE(resume_refusal(old, small_plan(0.05), "mpi", later_run())->find("sweep options"),
+            std::string::npos);
   EXPECT_NE(resume_refusal(old, plan, "nccl", later_run())->find("mpi backend"), std::string::npos);
   Plan more_ranks = plan;
   more_ranks.nranks = 8;
   EXPECT_NE(resume_refusal(old, more_ranks, "mpi", later_run())->find("4 ranks"), std::string::npos);
-  EXPECT_NE(resume_refusal(old, plan, "mpi", machine("Open MPI v5.0.0"))->find("mpi/mpi_library"), std::string::npos);
+  EXPECT_NE(resume_refusal(old, plan, "mpi", machine("Open MPI v5.0.0"))->find("mpi/mpi_library"),
+            std::string::npos);
   Plan other_knob = plan;
   other_knob.settings[1].knobs["k"] = "basic_linear";
   EXPECT_NE(resume_refusal(old, other_knob, "mpi", later_run())->find("setting ring"), std::string::npos);

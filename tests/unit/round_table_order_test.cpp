@@ -14,8 +14,12 @@ namespace {
 struct EventLog : ResultSink {
   std::vector<std::string>* lines;
   explicit EventLog(std::vector<std::string>& out) : lines(&out) {}
-  void round_started(std::size_t round, std::size_t, std::size_t) override { lines->push_back("round " + std::to_string(round)); }
-  void case_finished(const CaseResult& r) override { lines->push_back("case " + r.setting + " " + std::to_string(r.spec.bytes)); }
+  void round_started(std::size_t round, std::size_t, std::size_t) override {
+    lines->push_back("round " + std::to_string(round));
+  }
+  void case_finished(const CaseResult& r) override {
+    lines->push_back("case " + r.setting + " " + std::to_string(r.spec.bytes));
+  }
   void notice(const std::string& text) override { lines->push_back("notice " + text); }
   void end(const RunSummary&) override { lines->push_back("end"); }
 };
@@ -46,9 +50,10 @@ TEST(RoundTableOrder, ARoundReachesTheTableSettingBySettingWhenItEnds) {
   sink.case_finished(result("default", 1024));
   sink.notice("racing ends");
   sink.end(RunSummary{});
-  EXPECT_EQ(lines, (std::vector<std::string>{"round 0", "case default 1024", "case default 2048", "case b 1024", "case b 2048",
-                                             "case c 1024", "case c 2048", "round 1", "case default 1024", "case b 1024",
-                                             "notice racing ends", "end"}));
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{"round 0", "case default 1024", "case default 2048", "case b 1024",
+                                      "case b 2048", "case c 1024", "case c 2048", "round 1",
+                                      "case default 1024", "case b 1024", "notice racing ends", "end"}));
 }
 
 TEST(RoundTableOrder, OutsideRacingRoundsCasesPassStraightThrough) {

@@ -30,7 +30,8 @@ TEST(ParseSize, RejectsGarbageWithInputError) {
 
 TEST(ParseSize, OnlyKMGAndAtMost64GiB) {
   EXPECT_EQ(parse_size("64G"), kMaxSizeBytes);
-  for (const char* bad : {"1T", "1TB", "1P", "65G", "68719476737"}) EXPECT_THROW(parse_size(bad), InputError) << bad;
+  for (const char* bad : {"1T", "1TB", "1P", "65G", "68719476737"})
+    EXPECT_THROW(parse_size(bad), InputError) << bad;
 }
 
 TEST(ExpandSizes, RefusesMoreThanTenThousandSizes) {

@@ -16,7 +16,7 @@ TEST(Statistics, SummarizesAKnownSample) {
   EXPECT_DOUBLE_EQ(s.max, 5);
   EXPECT_NEAR(s.stddev, 1.5811388, 1e-6);  // sample standard deviation (n - 1)
   EXPECT_NEAR(s.cv, 1.5811388 / 3, 1e-6);
-  EXPECT_DOUBLE_EQ(s.p5, 1.2);   // linear interpolation between the two lowest
+  EXPECT_DOUBLE_EQ(s.p5, 1.2);  // linear interpolation between the two lowest
   EXPECT_DOUBLE_EQ(s.p95, 4.8);
 }
 

@@ -218,8 +218,8 @@ TEST(StoppingRule, BatchMeansCountTheTimeBehindThem) {
   StoppingRule rule = adaptive();
   rule.min_time_s = 0.05;
   const std::vector<double> means(10, 1e-5);
-  EXPECT_FALSE(rule.should_stop(batch_means(means, 100)));   // 10 ms sampled
-  EXPECT_TRUE(rule.should_stop(batch_means(means, 1000)));   // 100 ms sampled
+  EXPECT_FALSE(rule.should_stop(batch_means(means, 100)));        // 10 ms sampled
+  EXPECT_TRUE(rule.should_stop(batch_means(means, 1000)));        // 100 ms sampled
   EXPECT_FALSE(rule.should_stop(std::vector<double>(10, 1e-5)));  // the same values as iterations: 0.1 ms
 }
 

@@ -54,8 +54,9 @@ TEST(Binomial, UpperTail) {
 // `mean_us`); `slow` (if >= 0) is held up by `extra_us` more with probability `odds`. The ranks
 // leave together, rank r `exit_us * r` later than rank 0 (an algorithm's own exit order), so the
 // time inside is the last arrival minus one's own, plus the work and that offset.
-std::vector<CaseArrivals> synthetic_job(std::mt19937_64& rng, int nranks, int slow, double odds, double extra_us,
-                                        double exit_us = 0, double mean_us = 5, double work_us = 20) {
+std::vector<CaseArrivals> synthetic_job(std::mt19937_64& rng, int nranks, int slow, double odds,
+                                        double extra_us, double exit_us = 0, double mean_us = 5,
+                                        double work_us = 20) {
   std::exponential_distribution<double> delay(1 / mean_us);
   std::uniform_real_distribution<double> coin(0, 1);
   std::vector<CaseArrivals> cases;
@@ -66,10 +67,13 @@ std::vector<CaseArrivals> synthetic_job(std::mt19937_64& rng, int nranks, int sl
       for (std::size_t r = 0; r < n; ++r)
         arrive[r] = delay(rng) + (static_cast<int>(r) == slow && coin(rng) < odds ? extra_us : 0);
       const double all_in = *std::max_element(arrive.begin(), arrive.end());
-      for (std::size_t r = 0; r < n; ++r) inside.push_back((all_in - arrive[r] + work_us + exit_us * static_cast<double>(r)) * 1e-6);
+      for (std::size_t r = 0; r < n; ++r)
+        inside.push_back((all_in - arrive[r] + work_us + exit_us * static_cast<double>(r)) * 1e-6);
     }
-    cases.push_back(CaseArrivals{"allreduce " + std::to_string(c), work_us + 2 * mean_us,
-                                 tally_arrivals(last_arrivals(inside, nranks), nranks), {}});
+    cases.push_back(CaseArrivals{"allreduce " + std::to_string(c),
+                                 work_us + 2 * mean_us,
+                                 tally_arrivals(last_arrivals(inside, nranks), nranks),
+                                 {}});
   }
   return cases;
 }
@@ -79,7 +83,8 @@ TEST(LastArrivals, AnAlgorithmsOwnExitOrderIsNotALateArrival) {
   // every time; relative to each rank's median, the last arrival is whoever really came in last.
   std::mt19937_64 rng(5);
   int named = 0;
-  for (int trial = 0; trial < 200; ++trial) named += static_cast<int>(find_stragglers(synthetic_job(rng, 4, -1, 0, 0, 10), {}).size());
+  for (int trial = 0; trial < 200; ++trial)
+    named += static_cast<int>(find_stragglers(synthetic_job(rng, 4, -1, 0, 0, 10), {}).size());
   EXPECT_EQ(named, 0);
   const auto planted = find_stragglers(synthetic_job(rng, 4, 3, 0.05, 60, 10), {});
   ASSERT_EQ(planted.size(), 1u);
@@ -91,7 +96,8 @@ TEST(Stragglers, HealthyJobsNameNoOneInManyTrials) {
   std::mt19937_64 rng(13);
   int named = 0;
   for (int trial = 0; trial < 500; ++trial)
-    for (int n : {2, 4, 8}) named += static_cast<int>(find_stragglers(synthetic_job(rng, n, -1, 0, 0), {}).size());
+    for (int n : {2, 4, 8})
+      named += static_cast<int>(find_stragglers(synthetic_job(rng, n, -1, 0, 0), {}).size());
   EXPECT_LE(named, 1) << "false stragglers in 1500 healthy jobs (the rule's alpha is 1e-3 per job)";
 }
 
@@ -201,7 +207,8 @@ std::string report_of(const std::vector<CaseResult>& cases) {
   StragglerReport report(out);
   const Plan plan;
   nlohmann::json provenance{{"layout", {{"ranks", nlohmann::json::array()}}}};
-  for (int r = 0; r < 4; ++r) provenance["layout"]["ranks"].push_back({{"rank", r}, {"host", "n" + std::to_string(r + 1)}});
+  for (int r = 0; r < 4; ++r)
+    provenance["layout"]["ranks"].push_back({{"rank", r}, {"host", "n" + std::to_string(r + 1)}});
   report.begin(RunHeader{plan, "mpi", provenance});
   for (const auto& c : cases) report.case_finished(c);
   report.end(RunSummary{});
@@ -264,14 +271,15 @@ TEST(StarvedRank, TheLeastShareIsStarvedOnlyBeyondTheMarginAndTheOthersSpread) {
 // `cases` cases of `nranks` ranks whose CPU shares scatter around `share` (normal, `sd`); rank
 // `slow` (if >= 0) gets `slow_share` instead in the cases where `starved(c)` holds.
 template <typename Starved>
-std::vector<CaseArrivals> shares_job(std::mt19937_64& rng, int nranks, int cases, int slow, double slow_share, Starved starved,
-                                     double share = 0.38, double sd = 0.03) {
+std::vector<CaseArrivals> shares_job(std::mt19937_64& rng, int nranks, int cases, int slow, double slow_share,
+                                     Starved starved, double share = 0.38, double sd = 0.03) {
   std::normal_distribution<double> noise(0, sd);
   std::vector<CaseArrivals> out;
   for (int c = 0; c < cases; ++c) {
     CaseArrivals one{"allreduce " + std::to_string(c), 150, tally_arrivals({}, nranks), {}};
     for (int r = 0; r < nranks; ++r)
-      one.cpu_share.push_back(std::clamp((r == slow && starved(c) ? slow_share : share) + noise(rng), 0.0, 1.0));
+      one.cpu_share.push_back(
+          std::clamp((r == slow && starved(c) ? slow_share : share) + noise(rng), 0.0, 1.0));
     out.push_back(one);
   }
   return out;
@@ -286,8 +294,10 @@ TEST(Stragglers, HealthySharesNameNoOneInManyTrials) {
   int named = 0;
   for (int trial = 0; trial < 1000; ++trial) {
     const int burst = when(rng);
-    named += static_cast<int>(find_stragglers(shares_job(rng, 4, 5, who(rng), 0.19, [&](int c) { return c == burst; }), {}).size());
-    named += static_cast<int>(find_stragglers(shares_job(rng, 8, 5, -1, 0, [](int) { return false; }), {}).size());
+    named += static_cast<int>(
+        find_stragglers(shares_job(rng, 4, 5, who(rng), 0.19, [&](int c) { return c == burst; }), {}).size());
+    named +=
+        static_cast<int>(find_stragglers(shares_job(rng, 8, 5, -1, 0, [](int) { return false; }), {}).size());
   }
   EXPECT_LE(named, 2) << "false stragglers in 2000 healthy jobs (the target: under 1 in 1000)";
 }
@@ -303,14 +313,20 @@ TEST(Stragglers, ARankStarvedOfTheCpuIsNamed) {
     if (findings.empty()) continue;
     EXPECT_EQ(findings[0].id, "straggler");
     EXPECT_EQ(findings[0].subject, "rank 2 (host n3)");
-    EXPECT_EQ(findings[0].severity, Severity::Warning);  // its rates hold on the emulated cluster (docs/doctor.md)
+    EXPECT_EQ(findings[0].severity,
+              Severity::Warning);  // its rates hold on the emulated cluster (docs/doctor.md)
     EXPECT_NE(findings[0].evidence.find("on the CPU for"), std::string::npos) << findings[0].evidence;
     ++found;
   }
   EXPECT_GE(found, 990);
   // Starved in 2 of 5 cases (a burst, not the rank): not named; in 3 of 5: named.
-  EXPECT_TRUE(find_stragglers(shares_job(rng, 4, 5, 1, 0.15, [](int c) { return c < 2; }, 0.38, 0), {}).empty());
-  const auto three = find_stragglers(shares_job(rng, 4, 5, 1, 0.15, [](int c) { return c < 3; }, 0.38, 0), {});
+  EXPECT_TRUE(find_stragglers(shares_job(
+                                  rng, 4, 5, 1, 0.15, [](int c) { return c < 2; }, 0.38, 0),
+                              {})
+                  .empty());
+  const auto three = find_stragglers(shares_job(
+                                         rng, 4, 5, 1, 0.15, [](int c) { return c < 3; }, 0.38, 0),
+                                     {});
   ASSERT_EQ(three.size(), 1u);
   EXPECT_EQ(three[0].subject, "rank 1");
   EXPECT_NE(three[0].evidence.find("in 3 of 5 cases"), std::string::npos) << three[0].evidence;

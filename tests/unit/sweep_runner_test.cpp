@@ -53,7 +53,9 @@ Plan three_setting_plan() {
   o.sizes = SizeRange{8, 32, 2.0, 0};  // 8 16 32
   o.collectives = {Collective::AllReduce};
   o.placements = {Placement::OutOfPlace};
-  return make_plan(o, {Setting{"default", "", {}, {}}, Setting{"bad", "", {{"k", "1"}}, {}}, Setting{"good", "", {{"k", "2"}}, {}}},
+  return make_plan(o,
+                   {Setting{"default", "", {}, {}}, Setting{"bad", "", {{"k", "1"}}, {}},
+                    Setting{"good", "", {{"k", "2"}}, {}}},
                    PlanLimits{2, 2, 0});
 }
 
@@ -105,7 +107,7 @@ TEST(SweepRunner, AKeptSessionServesTheNextPlanWithItsOptionsAndAFailedOneOpensA
   const SweepRun run{plan, backend, control, [] { return false; }};
   EXPECT_TRUE(run_sweep(run.keeping_sessions(cache), sink).complete);
   EXPECT_EQ(cache.size(), 3u);  // every session given back, "default" as failed
-  cache.close_failed();          // as racing does before each round
+  cache.close_failed();         // as racing does before each round
   EXPECT_EQ(cache.size(), 2u);
   EXPECT_TRUE(run_sweep(run.with_plan(unchecked).keeping_sessions(cache), sink).complete);
   // "bad" and "good" were kept; "default", whose case failed, was opened afresh.
@@ -123,13 +125,15 @@ TEST(SweepRunner, AKeptSessionServesTheNextPlanWithItsOptionsAndAFailedOneOpensA
 // failure marks the setting to open afresh after the round; a later success does not unmark it.
 TEST(SweepRunner, SideBySideEachSettingOpensOnceAndAFailureStaysMarkedForTheRound) {
   Plan plan = three_setting_plan();
-  std::stable_sort(plan.cases.begin(), plan.cases.end(), [](const Case& a, const Case& b) { return a.bytes < b.bytes; });
+  std::stable_sort(plan.cases.begin(), plan.cases.end(),
+                   [](const Case& a, const Case& b) { return a.bytes < b.bytes; });
   ScriptedBackend backend;
   backend.failing_cases = {3};  // "bad" at 8 B, its first case
   LocalControlPlane control;
   RecordingSink sink;
   SessionCache cache(8);
-  EXPECT_TRUE(run_sweep(SweepRun{plan, backend, control, [] { return false; }}.keeping_sessions(cache), sink).complete);
+  EXPECT_TRUE(run_sweep(SweepRun{plan, backend, control, [] { return false; }}.keeping_sessions(cache), sink)
+                  .complete);
   EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good"}));
   ASSERT_EQ(sink.results.size(), 9u);
   EXPECT_EQ(sink.results[1].status, CaseStatus::Failed);

@@ -8,10 +8,12 @@ namespace {
 
 TEST(Types, NamesRoundTrip) {
   for (Collective c : all_collectives()) EXPECT_EQ(parse_collective(name_of(c)), c);
-  for (auto t : {DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64, DataType::Uint64,
-                 DataType::Float16, DataType::BFloat16, DataType::Float32, DataType::Float64})
+  for (auto t :
+       {DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64, DataType::Uint64,
+        DataType::Float16, DataType::BFloat16, DataType::Float32, DataType::Float64})
     EXPECT_EQ(parse_data_type(name_of(t)), t);
-  for (auto op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min}) EXPECT_EQ(parse_reduce_op(name_of(op)), op);
+  for (auto op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
+    EXPECT_EQ(parse_reduce_op(name_of(op)), op);
 }
 
 TEST(Types, AcceptsCommonAliasesCaseInsensitively) {

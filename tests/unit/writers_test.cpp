@@ -20,8 +20,9 @@ Plan synthetic_plan() {
   SweepOptions o;
   o.sizes = SizeRange{1024, 4096, 4.0, 0};
   o.collectives = {Collective::AllReduce};
-  std::vector<Setting> settings{Setting{"default", "nothing forced", {}, {}},
-                                Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {Collective::AllReduce}}};
+  std::vector<Setting> settings{
+      Setting{"default", "nothing forced", {}, {}},
+      Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {Collective::AllReduce}}};
   return make_plan(o, settings, PlanLimits{4, 4, 0});
 }
 
@@ -31,12 +32,15 @@ std::vector<CaseResult> synthetic_results(const Plan& plan) {
   for (const Case& c : plan.cases) {
     const std::string& setting = plan.settings[c.setting_index].name;
     if (setting == "ring" && c.bytes == 4096 && c.placement == Placement::InPlace) {
-      out.push_back(failed_case(c, setting, 4, CaseStatus::Failed, "rank 1: collective call failed: MPI_ERR_OTHER"));
+      out.push_back(
+          failed_case(c, setting, 4, CaseStatus::Failed, "rank 1: collective call failed: MPI_ERR_OTHER"));
       continue;
     }
     std::vector<double> seconds;
-    for (int i = 0; i < 20; ++i) seconds.push_back((10.0 + static_cast<double>(c.index) + (i % 5) * 0.5) * 1e-6);
-    out.push_back(measured_case(c, setting, 4, seconds, (11.0 + static_cast<double>(c.index)) * 1e-6, c.index == 1 ? 3 : 0));
+    for (int i = 0; i < 20; ++i)
+      seconds.push_back((10.0 + static_cast<double>(c.index) + (i % 5) * 0.5) * 1e-6);
+    out.push_back(measured_case(c, setting, 4, seconds, (11.0 + static_cast<double>(c.index)) * 1e-6,
+                                c.index == 1 ? 3 : 0));
   }
   return out;
 }
@@ -61,7 +65,8 @@ TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
   while (std::getline(lines, line))
     if (line.rfind("        1024", 0) == 0) row = line;
   EXPECT_NE(row.find("       0      10.50"), std::string::npos) << row;  // out-of-place: #wrong, nt-time
-  EXPECT_EQ(row.substr(row.size() - 15), "         --  --") << row;     // in-place: none measured; no choice known
+  EXPECT_EQ(row.substr(row.size() - 15), "         --  --")
+      << row;  // in-place: none measured; no choice known
 }
 
 // The default setting's rows end with what NCCL chose; a reason for "not recorded" once per
@@ -82,9 +87,11 @@ TEST(TableWriter, NcclDefaultRowsSayWhatNcclChose) {
   table.end(RunSummary{});
   testing::expect_golden("table-nccl-chose.txt", out.str());
   const std::string text = out.str();
-  EXPECT_NE(text.find("      --  TREE/LL\n"), std::string::npos) << text;  // the out-of-place half's choice ends the row
+  EXPECT_NE(text.find("      --  TREE/LL\n"), std::string::npos)
+      << text;  // the out-of-place half's choice ends the row
   EXPECT_NE(text.find("\n#   ^ in-place: nccl-chose TREE/LL128\n"), std::string::npos) << text;
-  const std::string note = "#   ^ nccl-chose: not recorded (no record: NCCL did not load commtune's tuner plugin)";
+  const std::string note =
+      "#   ^ nccl-chose: not recorded (no record: NCCL did not load commtune's tuner plugin)";
   EXPECT_EQ(text.find(note), text.rfind(note)) << text;  // once
   EXPECT_NE(text.find(note), std::string::npos) << text;
 }
@@ -228,7 +235,8 @@ TEST(ResultsJson, BusbwRecomputesFromMedianSizeAndRanks) {
 
 TEST(ResultsJson, DamagedFilesAreInputErrorsNamingTheField) {
   EXPECT_THROW(results_from_json(nlohmann::json::parse(R"({"cases": []})"), "x"), InputError);
-  EXPECT_THROW(results_from_json(nlohmann::json::parse(R"({"schema_version": 99, "cases": []})"), "x"), InputError);
+  EXPECT_THROW(results_from_json(nlohmann::json::parse(R"({"schema_version": 99, "cases": []})"), "x"),
+               InputError);
   // Field by field: results_validation_test.cpp.
 }
 

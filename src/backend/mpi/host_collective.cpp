@@ -9,7 +9,8 @@ namespace {
 
 std::int64_t count_span_mismatches(std::span<const std::byte> data, DataType t, ReduceOp op, int nranks,
                                    const DataSpan& span) {
-  if (span.source_rank == kReduced) return count_mismatches(data, t, span.first_index, reduced_value, op, nranks);
+  if (span.source_rank == kReduced)
+    return count_mismatches(data, t, span.first_index, reduced_value, op, nranks);
   return count_input_mismatches(data, t, op, span.source_rank, nranks, span.first_index);
 }
 
@@ -47,9 +48,15 @@ void HostCollective::run() {
   const int count = static_cast<int>(counts_.count);
   int code = MPI_SUCCESS;
   switch (case_.collective) {
-    case Collective::AllReduce: code = MPI_Allreduce(send, recv, count, type, to_mpi(case_.op), comm_); break;
-    case Collective::AllGather: code = MPI_Allgather(send, count, type, recv, count, type, comm_); break;
-    case Collective::Broadcast: code = MPI_Bcast(result(), count, type, case_.root, comm_); break;
+    case Collective::AllReduce:
+      code = MPI_Allreduce(send, recv, count, type, to_mpi(case_.op), comm_);
+      break;
+    case Collective::AllGather:
+      code = MPI_Allgather(send, count, type, recv, count, type, comm_);
+      break;
+    case Collective::Broadcast:
+      code = MPI_Bcast(result(), count, type, case_.root, comm_);
+      break;
     case Collective::ReduceScatter:
       code = MPI_Reduce_scatter_block(send, recv, count, type, to_mpi(case_.op), comm_);
       break;
@@ -60,7 +67,8 @@ void HostCollective::run() {
 void HostCollective::fill_for_check() {
   fill_poison(recv_, case_.dtype, poison_value(case_.dtype, case_.op, nranks_));
   if (const auto span = input_span(case_.collective, counts_.count, rank_, nranks_, case_.root))
-    fill_inputs(elements(input(), *span), case_.dtype, case_.op, span->source_rank, nranks_, span->first_index);
+    fill_inputs(elements(input(), *span), case_.dtype, case_.op, span->source_rank, nranks_,
+                span->first_index);
 }
 
 std::int64_t HostCollective::count_wrong() {

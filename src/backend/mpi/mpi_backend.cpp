@@ -25,7 +25,8 @@ class MpiBatchTimer : public BatchTimer {
     std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
     BatchTimes out{};
     if (!paced_) gather_rank_figures(inside, loop, out);
-    MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX, control_);
+    MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX,
+                  control_);
     out.samples = std::move(durations);
     return out;
   }
@@ -76,7 +77,8 @@ class MpiBatchTimer : public BatchTimer {
     mine.push_back(loop.cpu_s);
     mine.push_back(loop.wall_s);
     std::vector<double> all(rank == 0 ? each * static_cast<std::size_t>(size) : 0);
-    MPI_Gather(mine.data(), static_cast<int>(each), MPI_DOUBLE, all.data(), static_cast<int>(each), MPI_DOUBLE, 0, control_);
+    MPI_Gather(mine.data(), static_cast<int>(each), MPI_DOUBLE, all.data(), static_cast<int>(each),
+               MPI_DOUBLE, 0, control_);
     if (rank != 0) return;
     const auto ranks = static_cast<std::size_t>(size);
     out.inside_s.resize(n * ranks);
@@ -159,7 +161,8 @@ std::vector<std::pair<ControlVariable, int>> apply_knobs(const Setting& setting)
 }
 
 void restore_knobs(const std::vector<std::pair<ControlVariable, int>>& previous) {
-  for (auto it = previous.rbegin(); it != previous.rend(); ++it) write_control_variable(it->first, it->second);
+  for (auto it = previous.rbegin(); it != previous.rend(); ++it)
+    write_control_variable(it->first, it->second);
 }
 
 std::string library_version() {
@@ -211,7 +214,8 @@ void MpiBackend::validate(const Setting& setting, const SweepOptions& options) c
   for (const auto& [name, text] : setting.knobs) {
     const ControlVariable variable = require_variable(name);
     control_value(variable, text);
-    if (!variable.writable) throw InputError("Open MPI variable '" + name + "' cannot be changed at run time");
+    if (!variable.writable)
+      throw InputError("Open MPI variable '" + name + "' cannot be changed at run time");
   }
 }
 

@@ -21,7 +21,8 @@ std::vector<std::pair<int, std::string>> enumerators_of(MPI_T_enum enumtype) {
     int value = 0;
     char item[256];
     int item_length = sizeof item;
-    if (MPI_T_enum_get_item(enumtype, i, &value, item, &item_length) == MPI_SUCCESS) out.emplace_back(value, item);
+    if (MPI_T_enum_get_item(enumtype, i, &value, item, &item_length) == MPI_SUCCESS)
+      out.emplace_back(value, item);
   }
   return out;
 }
@@ -87,8 +88,8 @@ void write_control_variable(const ControlVariable& variable, int value) {
   Handle handle(variable.index);
   const int code = MPI_T_cvar_write(handle.get(), &value);
   if (code != MPI_SUCCESS)
-    throw SettingError("MPI_T_cvar_write " + variable.name + "=" + std::to_string(value) + " refused: " +
-                       mpi_error_text(code));
+    throw SettingError("MPI_T_cvar_write " + variable.name + "=" + std::to_string(value) +
+                       " refused: " + mpi_error_text(code));
 }
 
 }  // namespace commtune

@@ -18,7 +18,8 @@ MpiEnvironment::MpiEnvironment(int& argc, char**& argv) {
   if (user_value == nullptr)
     ::setenv(kDynamicRules, "1", 0);
   else if (std::strcmp(user_value, "1") != 0)
-    dynamic_rules_warning_ = std::string(kDynamicRules) + "=" + user_value + " is set: forced Open MPI algorithms will not apply";
+    dynamic_rules_warning_ =
+        std::string(kDynamicRules) + "=" + user_value + " is set: forced Open MPI algorithms will not apply";
   int provided = 0;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
     throw BackendError("MPI_Init_thread failed");

@@ -44,7 +44,8 @@ CaseRequest case_request_from_json(const json& j) {
 
 json to_json(const TimedBatch& batch) {
   json j{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}};
-  if (batch.cpu_seconds && batch.wall_seconds) j["cpu_s"] = *batch.cpu_seconds, j["wall_s"] = *batch.wall_seconds;
+  if (batch.cpu_seconds && batch.wall_seconds)
+    j["cpu_s"] = *batch.cpu_seconds, j["wall_s"] = *batch.wall_seconds;
   return j;
 }
 
@@ -57,7 +58,8 @@ std::size_t time_block_of(const json& request) {
   const std::size_t block = request.value("block", std::size_t{1});
   const std::size_t iterations = request.at("iterations").get<std::size_t>();
   if (block < 1 || block > kMaxTimeBlock || iterations % block != 0)
-    throw ProtocolError("time: block " + std::to_string(block) + " for " + std::to_string(iterations) + " iterations");
+    throw ProtocolError("time: block " + std::to_string(block) + " for " + std::to_string(iterations) +
+                        " iterations");
   return block;
 }
 
@@ -66,13 +68,17 @@ TimedBatch timed_batch_from_json(const json& j) {
   if (j.contains("cpu_s") || j.contains("wall_s")) {
     batch.cpu_seconds = j.at("cpu_s").get<double>();
     batch.wall_seconds = j.at("wall_s").get<double>();
-    if (!(*batch.cpu_seconds >= 0) || !(*batch.wall_seconds >= 0)) throw ProtocolError("timed batch: negative or non-finite CPU or wall seconds");
+    if (!(*batch.cpu_seconds >= 0) || !(*batch.wall_seconds >= 0))
+      throw ProtocolError("timed batch: negative or non-finite CPU or wall seconds");
   }
   return batch;
 }
 
 json to_json(const PairwiseRequest& r) {
-  return json{{"peer", r.peer}, {"bytes", r.bytes}, {"samples", r.samples}, {"exchanges", r.exchanges},
+  return json{{"peer", r.peer},
+              {"bytes", r.bytes},
+              {"samples", r.samples},
+              {"exchanges", r.exchanges},
               {"latency_exchanges", r.latency_exchanges}};
 }
 
@@ -80,14 +86,17 @@ namespace {
 
 int positive_count(const json& j, const char* field) {
   const int value = j.at(field).get<int>();
-  if (value < 1 || value > 100000) throw ProtocolError(std::string("pairwise request: \"") + field + "\" must be 1 to 100000");
+  if (value < 1 || value > 100000)
+    throw ProtocolError(std::string("pairwise request: \"") + field + "\" must be 1 to 100000");
   return value;
 }
 
 std::vector<double> positive_samples(const json& j, const char* field) {
   std::vector<double> values = j.at(field).get<std::vector<double>>();
   for (double v : values)
-    if (!std::isfinite(v) || v <= 0) throw ProtocolError(std::string("pairwise samples: \"") + field + "\" holds a value that is not a positive number");
+    if (!std::isfinite(v) || v <= 0)
+      throw ProtocolError(std::string("pairwise samples: \"") + field +
+                          "\" holds a value that is not a positive number");
   return values;
 }
 
@@ -98,7 +107,8 @@ PairwiseRequest pairwise_request_from_json(const json& j) {
   r.peer = j.at("peer").get<int>();
   if (r.peer < -1) throw ProtocolError("pairwise request: \"peer\" must be a rank or -1");
   r.bytes = j.at("bytes").get<std::size_t>();
-  if (r.bytes == 0 || r.bytes > (std::size_t{1} << 34)) throw ProtocolError("pairwise request: \"bytes\" must be 1 B to 16 GiB");
+  if (r.bytes == 0 || r.bytes > (std::size_t{1} << 34))
+    throw ProtocolError("pairwise request: \"bytes\" must be 1 B to 16 GiB");
   r.samples = positive_count(j, "samples");
   r.exchanges = positive_count(j, "exchanges");
   r.latency_exchanges = positive_count(j, "latency_exchanges");
@@ -109,7 +119,8 @@ json to_json(const PairSamples& s) { return json{{"gbps", s.gbps}, {"latency_us"
 
 PairSamples pair_samples_from_json(const json& j) {
   PairSamples s{positive_samples(j, "gbps"), positive_samples(j, "latency_us")};
-  if (s.gbps.size() != s.latency_us.size()) throw ProtocolError("pairwise samples: as many latency as bandwidth samples expected");
+  if (s.gbps.size() != s.latency_us.size())
+    throw ProtocolError("pairwise samples: as many latency as bandwidth samples expected");
   return s;
 }
 
@@ -129,7 +140,8 @@ WorkerReply parse_reply(std::string_view line) {
   try {
     j = json::parse(line);
   } catch (const json::exception&) {
-    throw ProtocolError("the worker wrote something that is not a protocol reply: '" + printable(line, 120) + "'");
+    throw ProtocolError("the worker wrote something that is not a protocol reply: '" + printable(line, 120) +
+                        "'");
   }
   if (!j.is_object() || !j.contains("ok") || !j["ok"].is_boolean())
     throw ProtocolError("the worker's reply has no \"ok\" flag: '" + printable(line, 120) + "'");

@@ -25,8 +25,8 @@ struct CommConfig {
 
 struct CaseRequest {
   Case spec;
-  bool check = true;   // run once, verify, count wrong elements
-  bool graph = false;  // time each batch as one CUDA graph (one batch-mean sample)
+  bool check = true;                // run once, verify, count wrong elements
+  bool graph = false;               // time each batch as one CUDA graph (one batch-mean sample)
   std::uint64_t largest_bytes = 0;  // the sweep's largest size: graph mode keeps buffers that fit it
 };
 

@@ -59,7 +59,8 @@ TEST(BufferSlots, OneAllocationPerSlotUpToTheLargestCase) {
   EXPECT_EQ(allocations, 1);
   EXPECT_EQ(slots.capacity(BufferSlot::Recv), std::size_t{1} << 20);
   EXPECT_FALSE(slots.grow(BufferSlot::Recv, 4096, 0));
-  EXPECT_EQ(slots.grow(BufferSlot::Recv, (std::size_t{1} << 20) + 1, 0), (std::size_t{1} << 20) + 1);  // past the plan
+  EXPECT_EQ(slots.grow(BufferSlot::Recv, (std::size_t{1} << 20) + 1, 0),
+            (std::size_t{1} << 20) + 1);              // past the plan
   EXPECT_EQ(slots.grow(BufferSlot::Send, 0, 0), 1u);  // an empty slot still gets an address
   EXPECT_EQ(slots.capacity(BufferSlot::Scratch), 0u);
 }

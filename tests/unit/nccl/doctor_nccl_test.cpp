@@ -25,9 +25,24 @@ struct Doctor {
   nlohmann::json doc;
 };
 
-Doctor run_doctor(const ScratchDir& dir, const std::vector<std::string>& environment, const std::vector<std::string>& more = {}) {
-  std::vector<std::string> argv{COMMTUNE_SIMULATED_BINARY, "doctor", "--backend", "nccl", "--quick", "--ranks", "4", "--emulate-nodes",
-                                "--case-timeout", "1", "--init-timeout", "5", "--system-root", healthy_tree(), "--json", dir.file("d.json")};
+Doctor run_doctor(const ScratchDir& dir, const std::vector<std::string>& environment,
+                  const std::vector<std::string>& more = {}) {
+  std::vector<std::string> argv{COMMTUNE_SIMULATED_BINARY,
+                                "doctor",
+                                "--backend",
+                                "nccl",
+                                "--quick",
+                                "--ranks",
+                                "4",
+                                "--emulate-nodes",
+                                "--case-timeout",
+                                "1",
+                                "--init-timeout",
+                                "5",
+                                "--system-root",
+                                healthy_tree(),
+                                "--json",
+                                dir.file("d.json")};
   argv.insert(argv.end(), more.begin(), more.end());
   Doctor d{run_program(argv, quiet_environment(environment), dir), nullptr};
   if (std::filesystem::exists(dir.file("d.json"))) d.doc = nlohmann::json::parse(slurp(dir.file("d.json")));
@@ -47,10 +62,13 @@ TEST(NcclDoctor, TheMapHasEveryPairAndAHealthyMachineExits0) {
   ASSERT_EQ(d.ran.exit_code, 0) << d.ran.out << d.ran.err;
   EXPECT_LT(d.ran.seconds, 20);
   EXPECT_NE(d.ran.out.find("pairwise map of 4 ranks through NCCL workers"), std::string::npos) << d.ran.out;
-  EXPECT_NE(d.ran.out.find("# pairwise bandwidth (GB/s per direction, 256 KiB messages"), std::string::npos) << d.ran.out;
+  EXPECT_NE(d.ran.out.find("# pairwise bandwidth (GB/s per direction, 256 KiB messages"), std::string::npos)
+      << d.ran.out;
   EXPECT_NE(d.ran.out.find("# pairwise latency"), std::string::npos) << d.ran.out;
-  EXPECT_NE(d.ran.out.find("# commtune sweep: backend nccl, 4 ranks"), std::string::npos) << d.ran.out;  // the small sweep
-  EXPECT_NE(d.ran.out.find("# cases: 5 measured, 0 with wrong data, 0 failed"), std::string::npos) << d.ran.out;
+  EXPECT_NE(d.ran.out.find("# commtune sweep: backend nccl, 4 ranks"), std::string::npos)
+      << d.ran.out;  // the small sweep
+  EXPECT_NE(d.ran.out.find("# cases: 5 measured, 0 with wrong data, 0 failed"), std::string::npos)
+      << d.ran.out;
   ASSERT_TRUE(d.doc.is_object());
   EXPECT_EQ(d.doc["backend"], "nccl");
   EXPECT_EQ(d.doc["healthy"], true);
@@ -60,8 +78,10 @@ TEST(NcclDoctor, TheMapHasEveryPairAndAHealthyMachineExits0) {
   ASSERT_EQ(map["gbps"].size(), 4u);
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t j = 0; j < 4; ++j) {
-      if (i == j) EXPECT_TRUE(map["gbps"][i][j].is_null());
-      else EXPECT_GT(map["gbps"][i][j].get<double>(), 0.0) << i << "->" << j;
+      if (i == j)
+        EXPECT_TRUE(map["gbps"][i][j].is_null());
+      else
+        EXPECT_GT(map["gbps"][i][j].get<double>(), 0.0) << i << "->" << j;
     }
   EXPECT_TRUE(findings_with(d.doc, "slow-pair").empty());
   EXPECT_TRUE(findings_with(d.doc, "straggler").empty());
@@ -75,7 +95,8 @@ TEST(NcclDoctor, AWorkerStarvedOfTheCpuIsTheStraggler) {
   const auto stragglers = findings_with(d.doc, "straggler");
   ASSERT_EQ(stragglers.size(), 1u) << d.doc.dump(1);
   EXPECT_EQ(stragglers[0]["subject"].get<std::string>().rfind("rank 1", 0), 0u) << stragglers[0].dump();
-  EXPECT_NE(stragglers[0]["evidence"].get<std::string>().find("on the CPU for 25% of its timed loops"), std::string::npos)
+  EXPECT_NE(stragglers[0]["evidence"].get<std::string>().find("on the CPU for 25% of its timed loops"),
+            std::string::npos)
       << stragglers[0].dump();
   EXPECT_TRUE(findings_with(d.doc, "slow-node").empty());
 }
@@ -108,11 +129,14 @@ TEST(NcclDoctor, AHungWorkerEndsTheMapWithItsReason) {
   EXPECT_LT(d.ran.seconds, 20);
   const auto failed = findings_with(d.doc, "pairwise-map-failed");
   ASSERT_EQ(failed.size(), 1u) << d.doc.dump(1);
-  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("rank 3 worker did not finish pairwise map round"), std::string::npos)
+  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("rank 3 worker did not finish pairwise map round"),
+            std::string::npos)
       << failed[0].dump();
   EXPECT_FALSE(d.doc.contains("pairwise"));
-  EXPECT_FALSE(findings_with(d.doc, "sweep-case-failed").empty());  // the fault hangs the sweep's first case too
-  EXPECT_NE(d.doc.value("pairwise_failure", "").find("within 1 s (hung; workers killed)"), std::string::npos) << d.doc.dump(1);
+  EXPECT_FALSE(
+      findings_with(d.doc, "sweep-case-failed").empty());  // the fault hangs the sweep's first case too
+  EXPECT_NE(d.doc.value("pairwise_failure", "").find("within 1 s (hung; workers killed)"), std::string::npos)
+      << d.doc.dump(1);
 }
 
 TEST(NcclDoctor, ACrashedWorkerEndsTheMapWithItsSignal) {
@@ -121,16 +145,22 @@ TEST(NcclDoctor, ACrashedWorkerEndsTheMapWithItsSignal) {
   ASSERT_EQ(d.ran.exit_code, 1) << d.ran.out << d.ran.err;
   const auto failed = findings_with(d.doc, "pairwise-map-failed");
   ASSERT_EQ(failed.size(), 1u) << d.doc.dump(1);
-  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("rank 1 worker ended without answering"), std::string::npos) << failed[0].dump();
-  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("killed by signal 11"), std::string::npos) << failed[0].dump();
+  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("rank 1 worker ended without answering"),
+            std::string::npos)
+      << failed[0].dump();
+  EXPECT_NE(failed[0]["evidence"].get<std::string>().find("killed by signal 11"), std::string::npos)
+      << failed[0].dump();
 }
 
 TEST(NcclDoctor, NcclFlagsAreRefusedOnTheMpiBackend) {
   ScratchDir dir;
-  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "doctor", "--backend", "mpi", "--ranks", "4"}, {}, dir);
+  const Ran ran =
+      run_program({COMMTUNE_SIMULATED_BINARY, "doctor", "--backend", "mpi", "--ranks", "4"}, {}, dir);
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_NE(ran.err.find("--ranks is an NCCL backend option"), std::string::npos) << ran.err;
-  const Ran shared = run_program({COMMTUNE_SIMULATED_BINARY, "doctor", "--backend", "nccl", "--ranks", "4", "--system-root", healthy_tree()}, {}, dir);
+  const Ran shared = run_program({COMMTUNE_SIMULATED_BINARY, "doctor", "--backend", "nccl", "--ranks", "4",
+                                  "--system-root", healthy_tree()},
+                                 {}, dir);
   EXPECT_EQ(shared.exit_code, 2);  // 4 ranks on 2 simulated GPUs need --emulate-nodes
   EXPECT_NE(shared.err.find("--emulate-nodes"), std::string::npos) << shared.err;
 }

@@ -65,10 +65,14 @@ cudaError_t cudaGetLastError() { return cudaSuccess; }
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
-    case cudaErrorSystemDriverMismatch: return "cudaErrorSystemDriverMismatch";
-    default: return "cudaErrorOther";
+    case cudaErrorNoDevice:
+      return "cudaErrorNoDevice";
+    case cudaErrorInsufficientDriver:
+      return "cudaErrorInsufficientDriver";
+    case cudaErrorSystemDriverMismatch:
+      return "cudaErrorSystemDriverMismatch";
+    default:
+      return "cudaErrorOther";
   }
 }
 

@@ -14,8 +14,8 @@
 namespace commtune {
 namespace {
 
-const std::vector<Collective> kLayoutCollectives{Collective::AllReduce, Collective::AllGather, Collective::Broadcast,
-                                   Collective::ReduceScatter};
+const std::vector<Collective> kLayoutCollectives{Collective::AllReduce, Collective::AllGather,
+                                                 Collective::Broadcast, Collective::ReduceScatter};
 
 Setting knobbed(std::map<std::string, std::string> knobs) { return Setting{"s", "", std::move(knobs), {}}; }
 
@@ -36,8 +36,10 @@ TEST(PathLevels, AreCaseSensitiveAsInNccl) {
   for (const char* level : {"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS", "0", "5"})
     EXPECT_NO_THROW(validate_nccl_setting(knobbed({{"NCCL_P2P_LEVEL", level}}), kLayoutCollectives)) << level;
   for (const char* level : {"nvl", "Sys", "pxb", "6", "NET"})
-    EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_P2P_LEVEL", level}}), kLayoutCollectives), InputError) << level;
-  EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_NET_GDR_LEVEL", "phb"}}), kLayoutCollectives), InputError);
+    EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_P2P_LEVEL", level}}), kLayoutCollectives), InputError)
+        << level;
+  EXPECT_THROW(validate_nccl_setting(knobbed({{"NCCL_NET_GDR_LEVEL", "phb"}}), kLayoutCollectives),
+               InputError);
 }
 
 TEST(GpuBinding, OneVisibleGpuPerTaskMapsEveryLocalRankToIt) {
@@ -50,12 +52,16 @@ TEST(GpuBinding, OneVisibleGpuPerTaskMapsEveryLocalRankToIt) {
 
 TEST(GpuBinding, OnlyTheSameGpuOfTheSameHostIsShared) {
   // srun --gpus-per-task=1: every task sees "its" GPU as device 0, on distinct PCI buses.
-  const PlacementFacts per_task = placement_facts(
-      {{0, "n1", "0000:18:00.0"}, {1, "n1", "0000:2a:00.0"}, {2, "n2", "0000:18:00.0"}, {3, "n2", "0000:2a:00.0"}}, false);
+  const PlacementFacts per_task = placement_facts({{0, "n1", "0000:18:00.0"},
+                                                   {1, "n1", "0000:2a:00.0"},
+                                                   {2, "n2", "0000:18:00.0"},
+                                                   {3, "n2", "0000:2a:00.0"}},
+                                                  false);
   EXPECT_FALSE(per_task.refusal.has_value());
   EXPECT_EQ(per_task.ranks_per_device, 1);
   EXPECT_EQ(per_task.nnodes, 2);
-  const PlacementFacts shared = placement_facts({{0, "n1", "0000:18:00.0"}, {1, "n1", "0000:18:00.0"}}, false);
+  const PlacementFacts shared =
+      placement_facts({{0, "n1", "0000:18:00.0"}, {1, "n1", "0000:18:00.0"}}, false);
   ASSERT_TRUE(shared.refusal.has_value());
   EXPECT_NE(shared.refusal->find("ranks 0 and 1"), std::string::npos) << *shared.refusal;
   EXPECT_NE(shared.refusal->find("--emulate-nodes"), std::string::npos);
@@ -71,15 +77,19 @@ TEST(LayoutConflict, NvlsIsOffAcrossNodesAndPatWithSeveralGpusPerNode) {
   const auto across = layout_conflict(nvls, Collective::AllReduce, {16, 2});
   ASSERT_TRUE(across.has_value());
   EXPECT_NE(across->find("NVLS is off across nodes"), std::string::npos) << *across;
-  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_COLLNET_ENABLE", "1"}}), Collective::AllReduce, {16, 2}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_COLLNET_ENABLE", "1"}}),
+                               Collective::AllReduce, {16, 2}));
 
   const Setting pat = knobbed({{"NCCL_ALGO", "PAT"}});
   EXPECT_FALSE(layout_conflict(pat, Collective::AllGather, {4, 4}).has_value());
   EXPECT_TRUE(layout_conflict(pat, Collective::AllGather, {8, 1}).has_value());
-  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "PAT"}, {"NCCL_PAT_ENABLE", "1"}}), Collective::AllGather, {8, 1}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "PAT"}, {"NCCL_PAT_ENABLE", "1"}}),
+                               Collective::AllGather, {8, 1}));
 
-  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, {8, 1}).has_value());
-  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, {16, 2}).has_value());
+  EXPECT_TRUE(
+      layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, {8, 1}).has_value());
+  EXPECT_FALSE(
+      layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, {16, 2}).has_value());
   EXPECT_FALSE(layout_conflict(knobbed({}), Collective::AllReduce, {16, 2}).has_value());
 }
 
@@ -120,21 +130,28 @@ TEST(LayoutConflict, NvlsTypesOpsSwitchAndHardware) {
   EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Float32, ReduceOp::Max}));
   EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Float64, ReduceOp::Min}));
   EXPECT_FALSE(layout_conflict(nvls, Collective::AllReduce, node, {DataType::Int32, ReduceOp::Min}));
-  EXPECT_FALSE(layout_conflict(nvls, Collective::AllGather, node, {DataType::Int8, ReduceOp::Sum}));  // no reduction
-  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, node, {DataType::Int8, ReduceOp::Sum}));
+  EXPECT_FALSE(
+      layout_conflict(nvls, Collective::AllGather, node, {DataType::Int8, ReduceOp::Sum}));  // no reduction
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS,Ring"}}), Collective::AllReduce, node,
+                               {DataType::Int8, ReduceOp::Sum}));
 
-  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_NVLS_ENABLE", "0"}}), Collective::AllReduce, node));
-  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce, NcclLayout{.nranks = 8, .nnodes = 1, .nvls_enabled = false}));
-  EXPECT_TRUE(layout_conflict(nvls, Collective::AllGather, NcclLayout{.nranks = 8, .nnodes = 1, .nvls_hardware = false}));
+  EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLS"}, {"NCCL_NVLS_ENABLE", "0"}}),
+                              Collective::AllReduce, node));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllReduce,
+                              NcclLayout{.nranks = 8, .nnodes = 1, .nvls_enabled = false}));
+  EXPECT_TRUE(layout_conflict(nvls, Collective::AllGather,
+                              NcclLayout{.nranks = 8, .nnodes = 1, .nvls_hardware = false}));
   EXPECT_TRUE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce,
                               NcclLayout{.nranks = 16, .nnodes = 2, .nvls_hardware = false}));
-  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2}));
+  EXPECT_FALSE(layout_conflict(knobbed({{"NCCL_ALGO", "NVLSTree"}}), Collective::AllReduce,
+                               NcclLayout{.nranks = 16, .nnodes = 2}));
 }
 
 TEST(LayoutConflict, CollNetNeedsAPlugin) {
   const Setting collnet = knobbed({{"NCCL_ALGO", "CollNetDirect"}, {"NCCL_COLLNET_ENABLE", "1"}});
   EXPECT_FALSE(layout_conflict(collnet, Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2}));
-  EXPECT_TRUE(layout_conflict(collnet, Collective::AllReduce, NcclLayout{.nranks = 16, .nnodes = 2, .collnet_plugin = false}));
+  EXPECT_TRUE(layout_conflict(collnet, Collective::AllReduce,
+                              NcclLayout{.nranks = 16, .nnodes = 2, .collnet_plugin = false}));
 }
 
 nlohmann::json host(const std::string& name, std::vector<std::pair<std::string, bool>> gpus) {
@@ -145,18 +162,23 @@ nlohmann::json host(const std::string& name, std::vector<std::pair<std::string, 
 }
 
 TEST(NvlsHardware, EveryNodeTwoMulticastGpus) {
-  const nlohmann::json two = nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}, {"0:2a", true}})});
+  const nlohmann::json two = nlohmann::json::array(
+      {host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}, {"0:2a", true}})});
   EXPECT_TRUE(nvls_hardware(two, false));
   EXPECT_FALSE(nvls_hardware(two, true));  // emulated nodes: one rank per node
   EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", false}})}), false));
-  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:18", true}})}), false));  // one GPU shared
-  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}})}), false));
+  EXPECT_FALSE(nvls_hardware(nlohmann::json::array({host("a", {{"0:18", true}, {"0:18", true}})}),
+                             false));  // one GPU shared
+  EXPECT_FALSE(nvls_hardware(
+      nlohmann::json::array({host("a", {{"0:18", true}, {"0:2a", true}}), host("b", {{"0:18", true}})}),
+      false));
 }
 
 TEST(EnvironmentCollnetPlugin, TheNetPluginNcclLoadsMustExportIt) {
   std::set<std::string> present{"libnccl-net.so", "libnccl-net-sharp.so"};
   std::set<std::string> collnet{"libnccl-net-sharp.so"};
-  const LibraryProbe probe{[&](const std::string& n) { return present.count(n) > 0; }, [](const std::string&) { return false; },
+  const LibraryProbe probe{[&](const std::string& n) { return present.count(n) > 0; },
+                           [](const std::string&) { return false; },
                            [&](const std::string& n) { return collnet.count(n) > 0; }};
   EXPECT_FALSE(environment_collnet_plugin({}, probe));  // libnccl-net.so loads, exports no CollNet
   EXPECT_TRUE(environment_collnet_plugin({"NCCL_NET_PLUGIN=sharp"}, probe));

@@ -26,9 +26,10 @@ TEST(MpiSweepFaults, TwoSupervisorsRecordEveryFaultAlike) {
   const auto mpirun = mpirun_np2();
   if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
   ScratchDir dir;
-  const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", fault_config(), "--init-timeout", "2",
-                                            "--case-timeout", "2", "--out", dir.file("r.json")}),
-                              {}, dir);
+  const Ran ran =
+      run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", fault_config(), "--init-timeout",
+                                "2", "--case-timeout", "2", "--out", dir.file("r.json")}),
+                  {}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   const ResultsDocument doc = load_results(dir.file("r.json"));
   EXPECT_EQ(doc.provenance["layout"]["nranks"], 2);
@@ -38,7 +39,8 @@ TEST(MpiSweepFaults, TwoSupervisorsRecordEveryFaultAlike) {
 void write_peer_config(const std::string& path, const std::string& fault) {
   std::ofstream(path) << R"({"sweep": {"min_bytes": "64", "max_bytes": "64", "collectives": ["allreduce"],
     "placements": ["out-of-place"], "min_samples": 5, "min_time": 0, "max_time": 0.05},
-    "settings": [{"name": "healthy"}, {"name": "peer", "knobs": {"COMMTUNE_TEST_FAULT": ")" + fault + R"("}}]})";
+    "settings": [{"name": "healthy"}, {"name": "peer", "knobs": {"COMMTUNE_TEST_FAULT": ")" +
+                             fault + R"("}}]})";
 }
 
 // The run ends, non-zero, within bounds; the finished cases are in a valid results file. The sweep
@@ -49,9 +51,10 @@ void expect_peer_loss_reported(const std::string& fault, const std::string& mess
   if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
   ScratchDir dir;
   write_peer_config(dir.file("peer.json"), fault);
-  const Ran ran = run_program(with(mpirun, {"sweep", "--backend", "nccl", "--config", dir.file("peer.json"), "--exhaustive",
-                                            "--init-timeout", "1", "--case-timeout", "1", "--out", dir.file("r.json")}),
-                              {}, dir);
+  const Ran ran = run_program(
+      with(mpirun, {"sweep", "--backend", "nccl", "--config", dir.file("peer.json"), "--exhaustive",
+                    "--init-timeout", "1", "--case-timeout", "1", "--out", dir.file("r.json")}),
+      {}, dir);
   EXPECT_NE(ran.exit_code, 0);
   EXPECT_LT(ran.seconds, 60);
   EXPECT_NE((ran.err + ran.out).find(message), std::string::npos) << ran.err << ran.out;
@@ -77,21 +80,24 @@ TEST(MpiNcclDoctor, TwoSupervisorsMapTheirWorkersAndAgreeOnAHang) {
   if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
   const std::string tree = std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/systems/pcie-4gpu";
   ScratchDir dir;
-  const Ran ran = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree, "--json", dir.file("d.json")}),
+  const Ran ran = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree,
+                                            "--json", dir.file("d.json")}),
                               {}, dir);
   ASSERT_TRUE(ran.exit_code == 0 || ran.exit_code == 1) << ran.err;
   const nlohmann::json doc = nlohmann::json::parse(slurp(dir.file("d.json")));
   EXPECT_EQ(doc["pairwise"]["members"], nlohmann::json({"rank 0", "rank 1"})) << doc.dump(1);
   EXPECT_GT(doc["pairwise"]["gbps"][0][1].get<double>(), 0.0);
   EXPECT_GT(doc["pairwise"]["gbps"][1][0].get<double>(), 0.0);
-  const Ran hung = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree, "--case-timeout", "1",
-                                             "--json", dir.file("h.json")}),
+  const Ran hung = run_program(with(mpirun, {"doctor", "--backend", "nccl", "--quick", "--system-root", tree,
+                                             "--case-timeout", "1", "--json", dir.file("h.json")}),
                                {"COMMTUNE_TEST_FAULT=hang-case:1"}, dir);
   EXPECT_EQ(hung.exit_code, 1) << hung.err;
   EXPECT_LT(hung.seconds, 30);
   const nlohmann::json failed = nlohmann::json::parse(slurp(dir.file("h.json")));
-  EXPECT_NE(failed.value("pairwise_failure", "").find("rank 1 worker did not finish pairwise map round 1 of 1 within 1 s"),
-            std::string::npos) << failed.dump(1);
+  EXPECT_NE(failed.value("pairwise_failure", "")
+                .find("rank 1 worker did not finish pairwise map round 1 of 1 within 1 s"),
+            std::string::npos)
+      << failed.dump(1);
 }
 
 }  // namespace

@@ -35,28 +35,31 @@ std::string write_config(const ScratchDir& dir) {
 Ran sweep(const ScratchDir& dir, std::vector<std::string> environment, int ranks = 2) {
   std::filesystem::create_directory(dir.file("tmp"));
   environment.push_back("TMPDIR=" + dir.file("tmp"));
-  return run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", std::to_string(ranks), "--config",
-                      write_config(dir),
-                      "--out", dir.file("r.json")},
+  return run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks",
+                      std::to_string(ranks), "--config", write_config(dir), "--out", dir.file("r.json")},
                      environment, dir);
 }
 
 // What the simulated NCCL's cost table makes NCCL pick, in the plugin's tokens.
 NcclChoice expected_pick(const CaseResult& c) {
   const SimulatedCostTable table = simulated_cost_table(c.spec.collective, c.spec.bytes, c.nranks);
-  const auto [algorithm, protocol] = tuner::nccl_pick(table.data(), kSimulatedAlgorithms, kSimulatedProtocols);
+  const auto [algorithm, protocol] =
+      tuner::nccl_pick(table.data(), kSimulatedAlgorithms, kSimulatedProtocols);
   return recorded_choice(tuner::algorithm_token(algorithm), tuner::protocol_token(protocol));
 }
 
 // The last cell of every row in the table's sections of the default setting, by (collective, size).
-std::map<std::pair<std::string, std::uint64_t>, std::string> default_rows_last_cell(const std::string& table) {
+std::map<std::pair<std::string, std::uint64_t>, std::string> default_rows_last_cell(
+    const std::string& table) {
   std::map<std::pair<std::string, std::uint64_t>, std::string> cells;
   std::istringstream in(table);
   std::string collective;  // empty outside a section of the default setting
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("# setting ", 0) == 0) {
       const std::size_t comma = line.rfind(", ");
-      collective = line.rfind("# setting default (", 0) == 0 && comma != std::string::npos ? line.substr(comma + 2) : "";
+      collective = line.rfind("# setting default (", 0) == 0 && comma != std::string::npos
+                       ? line.substr(comma + 2)
+                       : "";
       continue;
     }
     const std::vector<std::string> w = words(line);
@@ -72,7 +75,8 @@ TEST(NcclChoiceSweep, TheRecordReachesResultsTableAndTuneSummary) {
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   const ResultsDocument doc = load_results(dir.file("r.json"));
   EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["recorded"], true) << doc.provenance["nccl"].dump();
-  const std::map<std::pair<std::string, std::uint64_t>, std::string> table_cells = default_rows_last_cell(ran.out);
+  const std::map<std::pair<std::string, std::uint64_t>, std::string> table_cells =
+      default_rows_last_cell(ran.out);
   std::set<std::string> seen;
   std::size_t defaults = 0;
   for (const CaseResult& c : doc.cases) {
@@ -86,17 +90,22 @@ TEST(NcclChoiceSweep, TheRecordReachesResultsTableAndTuneSummary) {
     ASSERT_TRUE(c.nccl_choice->recorded) << c.nccl_choice->reason;
     EXPECT_EQ(*c.nccl_choice, expected_pick(c)) << name_of(c.spec.collective) << " " << c.spec.bytes;
     seen.insert(describe(*c.nccl_choice));
-    EXPECT_EQ(table_cells.at({std::string(name_of(c.spec.collective)), c.spec.bytes}), short_form(*c.nccl_choice)) << c.spec.bytes;
+    EXPECT_EQ(table_cells.at({std::string(name_of(c.spec.collective)), c.spec.bytes}),
+              short_form(*c.nccl_choice))
+        << c.spec.bytes;
   }
   EXPECT_EQ(defaults, 2u * 2u * 4u);  // 2 collectives x 4 sizes x 2 placements
   EXPECT_GE(seen.size(), 3u);         // the simulated cost model crosses over within the sweep
   EXPECT_NE(ran.out.find("nccl-chose"), std::string::npos);
-  EXPECT_NE(ran.out.find("NCCL by itself chose "), std::string::npos) << ran.out;  // the end-of-sweep tune summary
+  EXPECT_NE(ran.out.find("NCCL by itself chose "), std::string::npos)
+      << ran.out;  // the end-of-sweep tune summary
   const Ran tuned = run_program({COMMTUNE_BINARY, "tune", dir.file("r.json")}, {}, dir);
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
   const CaseResult* small = find_case(doc, "default");
   ASSERT_NE(small, nullptr);
-  EXPECT_NE(tuned.out.find("NCCL by itself chose " + describe(*small->nccl_choice) + " here"), std::string::npos) << tuned.out;
+  EXPECT_NE(tuned.out.find("NCCL by itself chose " + describe(*small->nccl_choice) + " here"),
+            std::string::npos)
+      << tuned.out;
   EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));  // the private record directories are gone
 }
 
@@ -106,7 +115,8 @@ TEST(NcclChoiceSweep, AnEnvironmentsOwnTunerPluginIsLeftAloneAndSaid) {
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   const ResultsDocument doc = load_results(dir.file("r.json"));
   const std::string reason =
-      "tuner plugin of the environment: NCCL_TUNER_PLUGIN=/nonexistent/libnccl-tuner-cloud.so; NCCL's choice not recorded";
+      "tuner plugin of the environment: NCCL_TUNER_PLUGIN=/nonexistent/libnccl-tuner-cloud.so; NCCL's choice "
+      "not recorded";
   EXPECT_EQ(doc.provenance["nccl"]["nccl_choice"]["reason"], reason);
   EXPECT_EQ(doc.provenance["environment"]["NCCL_TUNER_PLUGIN"], "/nonexistent/libnccl-tuner-cloud.so");
   for (const CaseResult& c : doc.cases) {
@@ -118,7 +128,8 @@ TEST(NcclChoiceSweep, AnEnvironmentsOwnTunerPluginIsLeftAloneAndSaid) {
   EXPECT_NE(ran.out.find("nccl-chose: not recorded (" + reason + ")"), std::string::npos) << ran.out;
   const Ran tuned = run_program({COMMTUNE_BINARY, "tune", dir.file("r.json")}, {}, dir);
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
-  EXPECT_NE(tuned.out.find("# note: NCCL's own choice not recorded (" + reason + ")"), std::string::npos) << tuned.out;
+  EXPECT_NE(tuned.out.find("# note: NCCL's own choice not recorded (" + reason + ")"), std::string::npos)
+      << tuned.out;
   EXPECT_EQ(tuned.out.find("NCCL by itself chose"), std::string::npos);
 }
 
@@ -137,7 +148,9 @@ TEST(NcclSweepTiming, ShortIterationsAreTimedInBlocks) {
     if (c.sample_unit == SampleUnit::Block) {
       ++blocked;
       EXPECT_GE(c.sample_block, 2u);
-      EXPECT_GE(static_cast<double>(c.sample_block) * iteration_s, 0.9 * kResolutionsPerBlock * kCudaEventResolutionS) << c.spec.bytes;
+      EXPECT_GE(static_cast<double>(c.sample_block) * iteration_s,
+                0.9 * kResolutionsPerBlock * kCudaEventResolutionS)
+          << c.spec.bytes;
     } else {
       ++single;
       EXPECT_EQ(c.sample_unit, SampleUnit::Iteration);
@@ -201,7 +214,8 @@ TEST(NcclChoiceSweep, ATunerFoundByNcclsDefaultNameIsTheEnvironments) {
   ASSERT_NE(first, nullptr);
   ASSERT_TRUE(first->nccl_choice);
   EXPECT_FALSE(first->nccl_choice->recorded);
-  EXPECT_NE(first->nccl_choice->reason.find("libnccl-tuner.so"), std::string::npos) << first->nccl_choice->reason;
+  EXPECT_NE(first->nccl_choice->reason.find("libnccl-tuner.so"), std::string::npos)
+      << first->nccl_choice->reason;
 }
 
 }  // namespace

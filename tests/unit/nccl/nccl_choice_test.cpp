@@ -42,11 +42,13 @@ TEST(RecordLine, ParsesWhatThePluginWrites) {
 }
 
 TEST(RecordLine, RefusesWhatThePluginNeverWrites) {
-  for (const char* bad : {"", "allreduce,8,ring,ll,-1,1,2,1", "allreduce,8,ring,ll,-1,1,2,1,0,9", "alltoall,8,ring,ll,-1,1,2,1,0",
-                          "allreduce,-8,ring,ll,-1,1,2,1,0", "allreduce,8.5,ring,ll,-1,1,2,1,0",
-                          "allreduce,99999999999999999999999,ring,ll,-1,1,2,1,0", "allreduce,8,RING,ll,-1,1,2,1,0",
-                          "allreduce,8,ring,-1,-1,1,2,1,0", "allreduce,8,ring,ll,0,1,2,1,0", "allreduce,8,ring,ll,5000,1,2,1,0",
-                          "allreduce,8,ring,ll,-1,0,2,1,0", "allreduce,8,ring,ll,-1,1,2,1,2", "allreduce,8,ring,ll ,-1,1,2,1,0"}) {
+  for (const char* bad :
+       {"", "allreduce,8,ring,ll,-1,1,2,1", "allreduce,8,ring,ll,-1,1,2,1,0,9",
+        "alltoall,8,ring,ll,-1,1,2,1,0", "allreduce,-8,ring,ll,-1,1,2,1,0",
+        "allreduce,8.5,ring,ll,-1,1,2,1,0", "allreduce,99999999999999999999999,ring,ll,-1,1,2,1,0",
+        "allreduce,8,RING,ll,-1,1,2,1,0", "allreduce,8,ring,-1,-1,1,2,1,0", "allreduce,8,ring,ll,0,1,2,1,0",
+        "allreduce,8,ring,ll,5000,1,2,1,0", "allreduce,8,ring,ll,-1,0,2,1,0",
+        "allreduce,8,ring,ll,-1,1,2,1,2", "allreduce,8,ring,ll ,-1,1,2,1,0"}) {
     std::string error;
     EXPECT_FALSE(parse_record_line(bad, error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
@@ -60,9 +62,12 @@ TEST(ChoiceRecord, ReadsLinesAsTheyAreAppendedAndKeepsTheFirstPerSize) {
   EXPECT_NE(record.choice_for(Collective::AllReduce, 1024).reason.find("did not load"), std::string::npos);
   append(path, "");
   EXPECT_NE(record.choice_for(Collective::AllReduce, 1024).reason.find("empty"), std::string::npos);
-  append(path, "allreduce,4,tree,ll,-1,1,2,1,0\nallreduce,1024,tree,ll128,-1,1,2,1,0\nallreduce,1024,ring,simple,-1,1,2,1,1\n");
+  append(path,
+         "allreduce,4,tree,ll,-1,1,2,1,0\nallreduce,1024,tree,ll128,-1,1,2,1,0\nallreduce,1024,ring,simple,-"
+         "1,1,2,1,1\n");
   EXPECT_EQ(record.choice_for(Collective::AllReduce, 1024), recorded_choice("tree", "ll128"));
-  EXPECT_NE(record.choice_for(Collective::AllGather, 1024).reason.find("no line for allgather of 1024 bytes"), std::string::npos);
+  EXPECT_NE(record.choice_for(Collective::AllGather, 1024).reason.find("no line for allgather of 1024 bytes"),
+            std::string::npos);
   append(path, "allgather,1024,ring,");  // a line still being written
   EXPECT_FALSE(record.choice_for(Collective::AllGather, 1024).recorded);
   append(path, "ll,-1,1,2,1,0\n");
@@ -83,7 +88,8 @@ TEST(ChoiceRecord, AMalformedLineMeansNothingIsTrustedButNothingFails) {
 TEST(ChoiceRecord, HostileRecordsAreNotRecordedWithTheirReason) {
   ScratchDir dir;
   append(dir.file("long"), std::string(100000, 'a'));  // no newline, far too long
-  EXPECT_NE(ChoiceRecord(dir.file("long")).choice_for(Collective::AllReduce, 8).reason.find("longer than"), std::string::npos);
+  EXPECT_NE(ChoiceRecord(dir.file("long")).choice_for(Collective::AllReduce, 8).reason.find("longer than"),
+            std::string::npos);
   std::filesystem::create_directory(dir.file("dir"));
   EXPECT_FALSE(ChoiceRecord(dir.file("dir")).choice_for(Collective::AllReduce, 8).recorded);
   append(dir.file("target"), "allreduce,8,ring,ll,-1,1,2,1,0\n");
@@ -96,7 +102,8 @@ TEST(ChoiceRecord, HostileRecordsAreNotRecordedWithTheirReason) {
     const std::string line = "allreduce,8,ring,ll,-1,1,2,1,0\n";
     for (std::uint64_t written = 0; written <= kMaxRecordBytes; written += line.size()) big << line;
   }
-  EXPECT_NE(ChoiceRecord(dir.file("big")).choice_for(Collective::AllReduce, 8).reason.find("larger than"), std::string::npos);
+  EXPECT_NE(ChoiceRecord(dir.file("big")).choice_for(Collective::AllReduce, 8).reason.find("larger than"),
+            std::string::npos);
 }
 
 TEST(ChoiceRecording, TheEnvironmentsOwnTunerStaysAndIsSaid) {
@@ -104,12 +111,16 @@ TEST(ChoiceRecording, TheEnvironmentsOwnTunerStaysAndIsSaid) {
   EXPECT_EQ(plan_choice_recording("", ours, 2).plugin, ours.path);
   const ChoiceRecording theirs = plan_choice_recording("NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so", ours, 2);
   EXPECT_TRUE(theirs.plugin.empty());
-  EXPECT_EQ(theirs.not_recorded, "tuner plugin of the environment: NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so; NCCL's choice not recorded");
+  EXPECT_EQ(
+      theirs.not_recorded,
+      "tuner plugin of the environment: NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so; NCCL's choice not recorded");
   EXPECT_EQ(theirs.provenance()["recorded"], false);
-  const ChoiceRecording missing = plan_choice_recording("", TunerPluginLocation{"", {}, "not beside this executable"}, 2);
+  const ChoiceRecording missing =
+      plan_choice_recording("", TunerPluginLocation{"", {}, "not beside this executable"}, 2);
   EXPECT_TRUE(missing.plugin.empty());
   EXPECT_NE(missing.not_recorded.find("not beside this executable"), std::string::npos);
-  EXPECT_TRUE(plan_choice_recording("", TunerPluginLocation{"/x.so", {"v6"}, ""}, 2).plugin.empty());  // NCCL 2.28 needs v5
+  EXPECT_TRUE(plan_choice_recording("", TunerPluginLocation{"/x.so", {"v6"}, ""}, 2)
+                  .plugin.empty());  // NCCL 2.28 needs v5
 }
 
 // NCCL 2.28 runs a one-rank communicator's collectives through ncclLaunchOneRank, without its
@@ -132,21 +143,28 @@ TEST(EnvironmentTunerPlugin, FollowsNcclsLoadingOrder) {
                         },
                         [net_has_tuner](const std::string&) { return net_has_tuner; }};
   };
-  EXPECT_EQ(environment_tuner_plugin({"NCCL_TUNER_PLUGIN=none"}, probe_with({}, false)), "NCCL_TUNER_PLUGIN=none");
+  EXPECT_EQ(environment_tuner_plugin({"NCCL_TUNER_PLUGIN=none"}, probe_with({}, false)),
+            "NCCL_TUNER_PLUGIN=none");
   EXPECT_TRUE(loaded.empty());  // a variable that is set is not probed further
   EXPECT_EQ(environment_tuner_plugin({"PATH=/bin"}, probe_with({}, false)), "");
-  EXPECT_NE(environment_tuner_plugin({}, probe_with({"libnccl-tuner.so"}, false)).find("libnccl-tuner.so"), std::string::npos);
-  EXPECT_NE(environment_tuner_plugin({}, probe_with({"libnccl-net.so"}, true)).find("libnccl-net.so (the net plugin"),
+  EXPECT_NE(environment_tuner_plugin({}, probe_with({"libnccl-tuner.so"}, false)).find("libnccl-tuner.so"),
             std::string::npos);
-  EXPECT_EQ(environment_tuner_plugin({}, probe_with({"libnccl-net.so"}, false)), "");  // a net plugin without a tuner
-  EXPECT_NE(environment_tuner_plugin({"NCCL_NET_PLUGIN=ofi"}, probe_with({"libnccl-net-ofi.so"}, true)).find("libnccl-net-ofi.so"),
+  EXPECT_NE(environment_tuner_plugin({}, probe_with({"libnccl-net.so"}, true))
+                .find("libnccl-net.so (the net plugin"),
             std::string::npos);
-  EXPECT_NE(environment_tuner_plugin({"NCCL_TUNER_PLUGIN_X=1", "NCCL_TUNER_PLUGIN="}, probe_with({}, false)), "");
+  EXPECT_EQ(environment_tuner_plugin({}, probe_with({"libnccl-net.so"}, false)),
+            "");  // a net plugin without a tuner
+  EXPECT_NE(environment_tuner_plugin({"NCCL_NET_PLUGIN=ofi"}, probe_with({"libnccl-net-ofi.so"}, true))
+                .find("libnccl-net-ofi.so"),
+            std::string::npos);
+  EXPECT_NE(environment_tuner_plugin({"NCCL_TUNER_PLUGIN_X=1", "NCCL_TUNER_PLUGIN="}, probe_with({}, false)),
+            "");
 }
 
 TEST(NcclChoiceSource, OnlyTheDefaultSettingRecordsIntoPrivateFiles) {
   const ChoiceRecording recording{"/opt/libnccl-tuner-commtune.so", ""};
-  EXPECT_EQ(NcclChoiceSource::for_setting(Setting{"ring", "", {{"NCCL_ALGO", "Ring"}}, {}}, recording, 0), nullptr);
+  EXPECT_EQ(NcclChoiceSource::for_setting(Setting{"ring", "", {{"NCCL_ALGO", "Ring"}}, {}}, recording, 0),
+            nullptr);
   std::string dir;
   {
     auto source = NcclChoiceSource::for_setting(Setting{"default", "", {}, {}}, recording, 2);
@@ -168,24 +186,28 @@ TEST(NcclChoiceSource, OnlyTheDefaultSettingRecordsIntoPrivateFiles) {
     EXPECT_EQ(source->choice_for(c), recorded_choice("ring", "simple"));  // the first worker's record
   }
   EXPECT_FALSE(std::filesystem::exists(dir));  // removed with the setting
-  auto untouched = NcclChoiceSource::for_setting(Setting{"default", "", {}, {}}, ChoiceRecording{"", "tuner plugin of the environment: X"}, 0);
+  auto untouched = NcclChoiceSource::for_setting(
+      Setting{"default", "", {}, {}}, ChoiceRecording{"", "tuner plugin of the environment: X"}, 0);
   ASSERT_NE(untouched, nullptr);
   EXPECT_TRUE(untouched->worker_variables(0).empty());
   EXPECT_EQ(untouched->choice_for(Case{}), unrecorded_choice("tuner plugin of the environment: X"));
 }
 
 TEST(NcclChoiceJson, RoundTripsAndValidates) {
-  for (const NcclChoice& c : {recorded_choice("ring", "ll128"), recorded_choice("nvls", "simple", 16), unrecorded_choice("why")})
+  for (const NcclChoice& c :
+       {recorded_choice("ring", "ll128"), recorded_choice("nvls", "simple", 16), unrecorded_choice("why")})
     EXPECT_EQ(nccl_choice_from_json(to_json(c), "c"), c);
   EXPECT_EQ(describe(recorded_choice("nvls_tree", "ll128")), "NVLS_TREE/LL128");
   EXPECT_EQ(describe(unrecorded_choice("why")), "not recorded (why)");
-  for (const char* bad : {R"([])", R"({})", R"({"recorded": "yes"})", R"({"recorded": true, "protocol": "ll"})",
-                          R"({"recorded": true, "algorithm": "Ring", "protocol": "ll"})",
-                          R"({"recorded": true, "algorithm": "ring", "protocol": "LL"})",
-                          R"({"recorded": true, "algorithm": "ring", "protocol": "ll", "channels": 0})",
-                          R"({"recorded": true, "algorithm": "ring", "protocol": "ll", "channels": 1.5})",
-                          R"({"recorded": false})", R"({"recorded": false, "reason": ""})"})
-    EXPECT_THROW(nccl_choice_from_json(nlohmann::json::parse(bad), "cases[0].nccl_choice"), InputError) << bad;
+  for (const char* bad :
+       {R"([])", R"({})", R"({"recorded": "yes"})", R"({"recorded": true, "protocol": "ll"})",
+        R"({"recorded": true, "algorithm": "Ring", "protocol": "ll"})",
+        R"({"recorded": true, "algorithm": "ring", "protocol": "LL"})",
+        R"({"recorded": true, "algorithm": "ring", "protocol": "ll", "channels": 0})",
+        R"({"recorded": true, "algorithm": "ring", "protocol": "ll", "channels": 1.5})",
+        R"({"recorded": false})", R"({"recorded": false, "reason": ""})"})
+    EXPECT_THROW(nccl_choice_from_json(nlohmann::json::parse(bad), "cases[0].nccl_choice"), InputError)
+        << bad;
 }
 
 }  // namespace

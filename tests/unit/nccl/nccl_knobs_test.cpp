@@ -38,7 +38,8 @@ TEST(AlgoGrammar, FunctionEntriesOverrideTheDefaultEntryCaseInsensitively) {
 }
 
 TEST(AlgoGrammar, RejectsWhatNcclRejects) {
-  for (const char* bad : {"Rign", "ring, tree", "", "^", "ring;tree", "sendrecv:ring", "allreduce:", "ring,,tree"})
+  for (const char* bad :
+       {"Rign", "ring, tree", "", "^", "ring;tree", "sendrecv:ring", "allreduce:", "ring,,tree"})
     EXPECT_THROW(TokenSelection(SelectionKind::Algorithm, bad), InputError) << bad;
   EXPECT_THROW(TokenSelection(SelectionKind::Protocol, "LL256"), InputError);
 }
@@ -59,7 +60,8 @@ TEST(NcclKnobs, ValuesOutsideWhatNcclTakesAreRefused) {
   EXPECT_THROW(validate_nccl_setting(with({{"NCCL_SOCKET_IFNAME", "eth0; rm -rf /"}}), kAll), InputError);
   EXPECT_THROW(validate_nccl_setting(with({{"NCCL_NOT_A_KNOB", "1"}}), kAll), InputError);
   EXPECT_THROW(validate_nccl_setting(with({{"nccl_algo", "Ring"}}), kAll), InputError);
-  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_MIN_CTAS", "8"}, {"NCCL_MAX_CTAS", "4"}}), kAll), InputError);
+  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_MIN_CTAS", "8"}, {"NCCL_MAX_CTAS", "4"}}), kAll),
+               InputError);
 }
 
 TEST(NcclKnobs, TheProductHasNoFaultKnobAndExtraKnobsAreChecked) {
@@ -81,17 +83,22 @@ TEST(NcclKnobs, AnOpenMpiKnobSaysWhichBackendItIsFor) {
 }
 
 TEST(NcclKnobs, AcceptsWhatNcclTakes) {
-  EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", "NVL"}, {"NCCL_NET_GDR_LEVEL", "2"},
-                                              {"NCCL_SOCKET_IFNAME", "^lo,docker"}, {"NCCL_IB_HCA", "=mlx5_0:1"},
-                                              {"NCCL_MIN_CTAS", "4"}, {"NCCL_MAX_CTAS", "16"}}),
+  EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_P2P_LEVEL", "NVL"},
+                                              {"NCCL_NET_GDR_LEVEL", "2"},
+                                              {"NCCL_SOCKET_IFNAME", "^lo,docker"},
+                                              {"NCCL_IB_HCA", "=mlx5_0:1"},
+                                              {"NCCL_MIN_CTAS", "4"},
+                                              {"NCCL_MAX_CTAS", "16"}}),
                                         kAll));
 }
 
 TEST(NcclKnobs, AnAlgorithmAllowedOnlyWhereItRuns) {
-  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_ALGO", "Tree"}}), kAll), InputError);  // broadcast: Ring only
+  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_ALGO", "Tree"}}), kAll),
+               InputError);  // broadcast: Ring only
   EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_ALGO", "Tree"}}, {Collective::AllReduce}), kAll));
   EXPECT_NO_THROW(validate_nccl_setting(with({{"NCCL_ALGO", "allreduce:tree"}}), kAll));
-  EXPECT_THROW(validate_nccl_setting(with({{"NCCL_ALGO", "NVLS"}, {"NCCL_PROTO", "LL"}}, {Collective::AllReduce}), kAll),
+  EXPECT_THROW(validate_nccl_setting(
+                   with({{"NCCL_ALGO", "NVLS"}, {"NCCL_PROTO", "LL"}}, {Collective::AllReduce}), kAll),
                InputError);  // NVLS runs Simple only
 }
 
@@ -102,12 +109,14 @@ TEST(NcclKnobs, ChannelBoundsGoThroughTheCommunicatorConfig) {
 
 TEST(NcclPresets, EveryNcclPresetInConfigsValidates) {
   int checked = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(COMMTUNE_SOURCE_DIR) + "/configs")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(COMMTUNE_SOURCE_DIR) + "/configs")) {
     const std::string name = entry.path().filename().string();
     if (name.rfind("nccl-", 0) != 0 || entry.path().extension() != ".json") continue;
     const SweepConfig config = load_config_file(entry.path().string());
     for (const auto& setting : config.settings)
-      EXPECT_NO_THROW(validate_nccl_setting(setting, config.options.collectives)) << name << ": " << setting.name;
+      EXPECT_NO_THROW(validate_nccl_setting(setting, config.options.collectives))
+          << name << ": " << setting.name;
     ++checked;
   }
   EXPECT_GE(checked, 4);

@@ -16,7 +16,8 @@ namespace {
 WorkerCommand simulated_workers(const std::vector<std::string>& extra = {}) {
   WorkerCommand command{COMMTUNE_SIMULATED_BINARY, extra};
   for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS"})
-    if (const char* value = std::getenv(name)) command.base_environment.push_back(std::string(name) + "=" + value);
+    if (const char* value = std::getenv(name))
+      command.base_environment.push_back(std::string(name) + "=" + value);
   return command;
 }
 
@@ -41,7 +42,8 @@ NcclRunOptions short_deadlines() {
 
 TEST(NcclPairwiseRounds, EachWorkerIsToldItsPeerOrNone) {
   const std::vector<Round> rounds = round_robin_rounds(3);  // odd: one member sits each round out
-  const std::vector<std::string> lines = round_requests(rounds[0], {0, 1, 2}, PairwiseRequest{-1, 1024, 2, 1, 1});
+  const std::vector<std::string> lines =
+      round_requests(rounds[0], {0, 1, 2}, PairwiseRequest{-1, 1024, 2, 1, 1});
   ASSERT_EQ(lines.size(), 3u);
   std::vector<int> peers;
   for (const auto& line : lines) {
@@ -53,15 +55,18 @@ TEST(NcclPairwiseRounds, EachWorkerIsToldItsPeerOrNone) {
   int sitting_out = 0;
   for (int m = 0; m < 3; ++m) {
     const int p = peers[static_cast<std::size_t>(m)];
-    if (p < 0) ++sitting_out;
-    else EXPECT_EQ(peers[static_cast<std::size_t>(p)], m);  // pairs are mutual
+    if (p < 0)
+      ++sitting_out;
+    else
+      EXPECT_EQ(peers[static_cast<std::size_t>(p)], m);  // pairs are mutual
   }
   EXPECT_EQ(sitting_out, 1);
 }
 
 TEST(NcclPairwiseMap, EveryPairIsMeasuredInBothDirections) {
   LocalControlPlane control;
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers(), short_deadlines(), plan_of(4));
+  const NcclPairwiseMap map =
+      measure_nccl_pairwise(control, simulated_workers(), short_deadlines(), plan_of(4));
   ASSERT_FALSE(map.failure) << *map.failure;
   ASSERT_EQ(map.matrices.size(), 1u);
   ASSERT_EQ(map.matrices[0].size(), 4);
@@ -79,8 +84,8 @@ TEST(NcclPairwiseMap, EveryPairIsMeasuredInBothDirections) {
 
 TEST(NcclPairwiseMap, ASlowLinkIsTheSlowPair) {
   LocalControlPlane control;
-  const NcclPairwiseMap map =
-      measure_nccl_pairwise(control, simulated_workers({"COMMTUNE_SIMULATED_SLOW_LINK=1-3"}), short_deadlines(), plan_of(4));
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_SIMULATED_SLOW_LINK=1-3"}), short_deadlines(), plan_of(4));
   ASSERT_EQ(map.matrices.size(), 1u);
   EXPECT_LT(map.matrices[0].entries[1][3].median_gbps(), 0.5 * map.matrices[0].entries[0][1].median_gbps());
   const std::vector<Finding> pairs = find_bad_pairs(map.matrices[0]);
@@ -92,28 +97,36 @@ TEST(NcclPairwiseMap, ASlowLinkIsTheSlowPair) {
 TEST(NcclPairwiseMap, AHungWorkerEndsTheMapWithItsReason) {
   LocalControlPlane control;
   const auto start = Clock::now();
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers({"COMMTUNE_TEST_FAULT=hang-case:2"}), short_deadlines(), plan_of(4));
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_TEST_FAULT=hang-case:2"}), short_deadlines(), plan_of(4));
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
   EXPECT_TRUE(map.matrices.empty());
   ASSERT_TRUE(map.failure);
-  EXPECT_NE(map.failure->find("rank 2 worker did not finish pairwise map round 1 of 3 within 1 s"), std::string::npos) << *map.failure;
+  EXPECT_NE(map.failure->find("rank 2 worker did not finish pairwise map round 1 of 3 within 1 s"),
+            std::string::npos)
+      << *map.failure;
 }
 
 TEST(NcclPairwiseMap, ACrashedWorkerEndsTheMapWithItsSignal) {
   LocalControlPlane control;
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers({"COMMTUNE_TEST_FAULT=crash-case:1"}), short_deadlines(), plan_of(3));
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_TEST_FAULT=crash-case:1"}), short_deadlines(), plan_of(3));
   EXPECT_TRUE(map.matrices.empty());
   ASSERT_TRUE(map.failure);
-  EXPECT_NE(map.failure->find("rank 1 worker ended without answering during pairwise map round"), std::string::npos) << *map.failure;
+  EXPECT_NE(map.failure->find("rank 1 worker ended without answering during pairwise map round"),
+            std::string::npos)
+      << *map.failure;
   EXPECT_NE(map.failure->find("killed by signal 11"), std::string::npos) << *map.failure;
 }
 
 TEST(NcclPairwiseMap, AWorkersErrorIsRecordedNotHidden) {
   LocalControlPlane control;
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers({"COMMTUNE_TEST_FAULT=error-case:0"}), short_deadlines(), plan_of(2));
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_TEST_FAULT=error-case:0"}), short_deadlines(), plan_of(2));
   EXPECT_TRUE(map.matrices.empty());
   ASSERT_TRUE(map.failure);
-  EXPECT_NE(map.failure->find("rank 0: pairwise map round 1 of 1: simulated NCCL failure"), std::string::npos) << *map.failure;
+  EXPECT_NE(map.failure->find("rank 0: pairwise map round 1 of 1: simulated NCCL failure"), std::string::npos)
+      << *map.failure;
 }
 
 // Several groups (the GPUs of each node): the maps run side by side, each on its own schedule;
@@ -132,7 +145,8 @@ TEST(NcclPairwiseMap, EachGroupIsAMapOfItsOwnAndAGroupOfOneHasNone) {
   ASSERT_EQ(map.matrices[1].size(), 3);
   EXPECT_EQ(map.matrices[1].names[2], "rank 3");
   for (std::size_t i = 0; i < 3; ++i)
-    for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(map.matrices[1].entries[i][j].gbps.size(), i == j ? 0u : 5u) << i << "->" << j;
+    for (std::size_t j = 0; j < 3; ++j)
+      EXPECT_EQ(map.matrices[1].entries[i][j].gbps.size(), i == j ? 0u : 5u) << i << "->" << j;
 }
 
 // A group of 2 or more whose member 0 nobody holds cannot make its communicator: the map ends
@@ -144,7 +158,8 @@ TEST(NcclPairwiseMap, AGroupWithoutItsMemberZeroEndsTheMapWithTheReason) {
   const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers(), short_deadlines(), plan);
   EXPECT_TRUE(map.matrices.empty());
   ASSERT_TRUE(map.failure);
-  EXPECT_NE(map.failure->find("member 0's worker of map 1 returned no unique id"), std::string::npos) << *map.failure;
+  EXPECT_NE(map.failure->find("member 0's worker of map 1 returned no unique id"), std::string::npos)
+      << *map.failure;
 }
 
 // A worker's failure names its job rank (my_ranks), not its index inside its node.
@@ -152,7 +167,8 @@ TEST(NcclPairwiseMap, AFailureNamesTheWorkersJobRank) {
   LocalControlPlane control;
   NcclPairwisePlan plan = plan_of(2);
   plan.my_ranks = {6, 7};
-  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers({"COMMTUNE_TEST_FAULT=error-case:1"}), short_deadlines(), plan);
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_TEST_FAULT=error-case:1"}), short_deadlines(), plan);
   ASSERT_TRUE(map.failure);
   EXPECT_NE(map.failure->find("rank 7: pairwise map round 1 of 1"), std::string::npos) << *map.failure;
 }

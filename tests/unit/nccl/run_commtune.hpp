@@ -48,7 +48,8 @@ class ScratchDir {
 };
 
 // `extra` entries (NAME=value) are added to this process's environment for the child.
-inline Ran run_program(const std::vector<std::string>& argv, const std::vector<std::string>& extra, const ScratchDir& dir) {
+inline Ran run_program(const std::vector<std::string>& argv, const std::vector<std::string>& extra,
+                       const ScratchDir& dir) {
   std::vector<std::string> environment(extra);
   auto overridden = [&](const std::string& entry) {
     for (const auto& e : extra)
@@ -90,9 +91,12 @@ inline std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-inline std::string fault_config() { return std::string(COMMTUNE_SOURCE_DIR) + "/tests/nccl/fake-faults.json"; }
+inline std::string fault_config() {
+  return std::string(COMMTUNE_SOURCE_DIR) + "/tests/nccl/fake-faults.json";
+}
 
-inline const CaseResult* find_case(const ResultsDocument& doc, const std::string& setting, std::size_t nth = 0) {
+inline const CaseResult* find_case(const ResultsDocument& doc, const std::string& setting,
+                                   std::size_t nth = 0) {
   for (const auto& c : doc.cases)
     if (c.setting == setting && nth-- == 0) return &c;
   return nullptr;
@@ -128,7 +132,8 @@ inline void expect_every_fault_recorded(const ResultsDocument& doc) {
   }
   EXPECT_EQ(find_case(doc, "hang-case", 1)->status, CaseStatus::Skipped);
   EXPECT_EQ(find_case(doc, "hang-init", 3)->status, CaseStatus::TimedOut);
-  EXPECT_EQ(find_case(doc, "error-case", 1)->status, CaseStatus::Ok);  // a plain error leaves the worker usable
+  EXPECT_EQ(find_case(doc, "error-case", 1)->status,
+            CaseStatus::Ok);  // a plain error leaves the worker usable
 }
 
 }  // namespace commtune::testing

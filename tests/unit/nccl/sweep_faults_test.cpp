@@ -11,12 +11,12 @@ namespace {
 
 using namespace commtune::testing;
 
-
 TEST(LocalSweepFaults, EveryFaultIsRecordedAndTheSweepGoesOn) {
   ScratchDir dir;
-  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", fault_config(), "--ranks", "2",
-                               "--init-timeout", "2", "--case-timeout", "2", "--out", dir.file("r.json")},
-                              {}, dir);
+  const Ran ran =
+      run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", fault_config(),
+                   "--ranks", "2", "--init-timeout", "2", "--case-timeout", "2", "--out", dir.file("r.json")},
+                  {}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_LT(ran.seconds, 60);
   const ResultsDocument doc = load_results(dir.file("r.json"));
@@ -35,16 +35,36 @@ TEST(LocalSweepRacing, EachSettingStartsItsWorkersOnceAcrossTheRounds) {
   ScratchDir dir;
   std::ofstream(dir.file("race.json")) << R"({"settings": [{"name": "ring", "knobs": {"NCCL_ALGO": "Ring"}},
     {"name": "simple", "knobs": {"NCCL_PROTO": "Simple"}}]})";
-  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("race.json"), "--ranks", "2",
-                               "-b", "1K", "-e", "64K", "-f", "4", "-n", "20", "--collectives", "allreduce", "--no-report",
-                               "--out", dir.file("r.json")},
-                              {"COMMTUNE_SIMULATED_INIT_LOG=" + dir.file("inits.log"), "COMMTUNE_SIMULATED_JITTER=0.2"}, dir);
+  const Ran ran = run_program(
+      {COMMTUNE_SIMULATED_BINARY,
+       "sweep",
+       "--backend",
+       "nccl",
+       "--config",
+       dir.file("race.json"),
+       "--ranks",
+       "2",
+       "-b",
+       "1K",
+       "-e",
+       "64K",
+       "-f",
+       "4",
+       "-n",
+       "20",
+       "--collectives",
+       "allreduce",
+       "--no-report",
+       "--out",
+       dir.file("r.json")},
+      {"COMMTUNE_SIMULATED_INIT_LOG=" + dir.file("inits.log"), "COMMTUNE_SIMULATED_JITTER=0.2"}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_NE(ran.out.find("racing round 4 of at most 4"), std::string::npos) << ran.out;
   EXPECT_EQ(ran.err.find("re-measuring"), std::string::npos) << ran.err;
   const ResultsDocument doc = load_results(dir.file("r.json"));
   EXPECT_EQ(doc.cases.size(), 3u * 4u * 2u);
-  for (const CaseResult& c : doc.cases) EXPECT_EQ(c.status, CaseStatus::Ok) << c.setting << " " << c.spec.bytes << ": " << c.reason;
+  for (const CaseResult& c : doc.cases)
+    EXPECT_EQ(c.status, CaseStatus::Ok) << c.setting << " " << c.spec.bytes << ": " << c.reason;
   // The default setting and the two of the config, two workers each, each started once.
   const std::string log = slurp(dir.file("inits.log"));
   const std::vector<std::string> inits = words(log);
@@ -60,12 +80,14 @@ TEST(LocalSweepStraggler, AWorkerStarvedOfTheCpuIsNamedAndItsSharesAreKept) {
     ScratchDir dir;
     std::vector<std::string> environment;
     if (starved) environment.push_back("COMMTUNE_SIMULATED_CPU_SHARE=2:0.3");
-    const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes", "-b", "1K",
-                                 "-e", "16K", "-f", "4", "--collectives", "allreduce", "--no-report", "--out", dir.file("r.json")},
+    const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4",
+                                 "--emulate-nodes", "-b", "1K", "-e", "16K", "-f", "4", "--collectives",
+                                 "allreduce", "--no-report", "--out", dir.file("r.json")},
                                 environment, dir);
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
     EXPECT_EQ(ran.out.find("straggler rank 2") != std::string::npos, starved) << ran.out;
-    EXPECT_EQ(ran.out.find("straggler"), starved ? ran.out.find("straggler rank 2") : std::string::npos) << ran.out;
+    EXPECT_EQ(ran.out.find("straggler"), starved ? ran.out.find("straggler rank 2") : std::string::npos)
+        << ran.out;
     const ResultsDocument doc = load_results(dir.file("r.json"));
     ASSERT_EQ(doc.cases.size(), 3u * 2u);
     for (const CaseResult& c : doc.cases) {
@@ -82,8 +104,8 @@ TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {
   ScratchDir dir;
   std::ofstream(dir.file("bad.json")) << R"({"settings": [{"name": "typo", "knobs": {"NCCL_ALGO": "Rnig"}},
     {"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-init"}}]})";
-  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("bad.json"), "--out",
-                               dir.file("r.json")},
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config",
+                               dir.file("bad.json"), "--out", dir.file("r.json")},
                               {}, dir);
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_NE(ran.err.find("setting 'typo'"), std::string::npos) << ran.err;
@@ -94,13 +116,13 @@ TEST(LocalSweepFaults, AnUnknownAlgorithmTokenIsRefusedBeforeAnythingStarts) {
 
 TEST(LocalSweepFaults, MoreRanksThanGpusNeedEmulatedNodes) {
   ScratchDir dir;
-  const Ran refused = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "-b", "8", "-e", "8",
-                                   "--out", dir.file("r.json")},
+  const Ran refused = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4",
+                                   "-b", "8", "-e", "8", "--out", dir.file("r.json")},
                                   {}, dir);
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("--emulate-nodes"), std::string::npos) << refused.err;
-  const Ran emulated = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes", "-b",
-                                    "8", "-e", "64", "--out", dir.file("e.json")},
+  const Ran emulated = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4",
+                                    "--emulate-nodes", "-b", "8", "-e", "64", "--out", dir.file("e.json")},
                                    {}, dir);
   ASSERT_EQ(emulated.exit_code, 0) << emulated.err;
   const ResultsDocument doc = load_results(dir.file("e.json"));
@@ -124,18 +146,21 @@ TEST(NoGpu, BackendNcclSaysSoAndExits2) {
 TEST(ProductBinary, ContainsNoTestDoubles) {
   const std::string binary = slurp(COMMTUNE_BINARY);
   ASSERT_GT(binary.size(), 100000u);
-  for (const char* marker : {"COMMTUNE_TEST_FAULT", "supervisor-hang", "crash-init", "simulated GPU", "simulated workers"})
+  for (const char* marker :
+       {"COMMTUNE_TEST_FAULT", "supervisor-hang", "crash-init", "simulated GPU", "simulated workers"})
     EXPECT_EQ(binary.find(marker), std::string::npos) << marker;
   const std::string test_build = slurp(COMMTUNE_SIMULATED_BINARY);
-  EXPECT_NE(test_build.find("COMMTUNE_TEST_FAULT"), std::string::npos);  // the check above can see such strings
+  EXPECT_NE(test_build.find("COMMTUNE_TEST_FAULT"),
+            std::string::npos);  // the check above can see such strings
 }
 
 // A fault knob in a config of a normal run is refused before anything starts (exit 2).
 TEST(ProductBinary, RefusesTheFaultKnob) {
   ScratchDir dir;
-  std::ofstream(dir.file("f.json")) << R"({"settings": [{"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-init"}}]})";
-  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "mpi", "--config", dir.file("f.json"), "--out",
-                               dir.file("r.json")},
+  std::ofstream(dir.file("f.json"))
+      << R"({"settings": [{"name": "hang", "knobs": {"COMMTUNE_TEST_FAULT": "hang-init"}}]})";
+  const Ran ran = run_program({COMMTUNE_BINARY, "sweep", "--backend", "mpi", "--config", dir.file("f.json"),
+                               "--out", dir.file("r.json")},
                               {}, dir);
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_NE(ran.err.find("COMMTUNE_TEST_FAULT"), std::string::npos) << ran.err;
@@ -149,8 +174,8 @@ TEST(SimulatedRun, IsLabelledInEveryOutput) {
   std::ofstream(dir.file("two.json")) << R"({"sweep": {"min_bytes": "1K", "max_bytes": "64K", "factor": 8,
     "collectives": ["allreduce"], "placements": ["out-of-place"], "min_samples": 5, "min_time": 0, "max_time": 0.02},
     "settings": [{"name": "tree", "knobs": {"NCCL_ALGO": "Tree"}}]})";
-  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "2", "--config",
-                               dir.file("two.json"), "--out", dir.file("r.json")},
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "2",
+                               "--config", dir.file("two.json"), "--out", dir.file("r.json")},
                               {}, dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_NE(ran.err.find("simulated workers"), std::string::npos) << ran.err;
@@ -161,9 +186,9 @@ TEST(SimulatedRun, IsLabelledInEveryOutput) {
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
   EXPECT_NE(tuned.out.find("# label: simulated workers"), std::string::npos) << tuned.out;
   std::filesystem::create_directory(dir.file("out"));
-  const Ran exported = run_program({COMMTUNE_BINARY, "export", dir.file("r.tune.json"), "--format", "all", "--out-dir",
-                                    dir.file("out")},
-                                   {}, dir);
+  const Ran exported = run_program(
+      {COMMTUNE_BINARY, "export", dir.file("r.tune.json"), "--format", "all", "--out-dir", dir.file("out")},
+      {}, dir);
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
   std::size_t files = 0;
   for (const auto& file : std::filesystem::directory_iterator(dir.file("out"))) {

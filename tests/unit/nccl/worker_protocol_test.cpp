@@ -12,8 +12,10 @@ TEST(WorkerProtocol, ATimeRequestCarriesWholeBlocks) {
   EXPECT_FALSE(plain.contains("block"));
   EXPECT_EQ(time_block_of(plain), 1u);
   EXPECT_EQ(time_block_of(nlohmann::json::parse(time_request_line(40, 8))), 8u);
-  EXPECT_THROW(time_block_of(nlohmann::json::parse(time_request_line(40, 7))), ProtocolError);  // not whole blocks
-  EXPECT_THROW(time_block_of(nlohmann::json{{"op", "time"}, {"iterations", 4000}, {"block", 2000}}), ProtocolError);
+  EXPECT_THROW(time_block_of(nlohmann::json::parse(time_request_line(40, 7))),
+               ProtocolError);  // not whole blocks
+  EXPECT_THROW(time_block_of(nlohmann::json{{"op", "time"}, {"iterations", 4000}, {"block", 2000}}),
+               ProtocolError);
 }
 
 TEST(WorkerProtocol, CaseRequestRoundTrips) {
@@ -68,7 +70,8 @@ TEST(WorkerProtocol, TimedBatchCarriesTheHostThreadsCpuAndWallSeconds) {
   EXPECT_DOUBLE_EQ(*back.wall_seconds, 0.5);
   const nlohmann::json negative{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", -1.0}, {"wall_s", 1.0}};
   EXPECT_THROW(timed_batch_from_json(negative), ProtocolError);
-  const nlohmann::json half{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 1.0}};  // wall seconds missing
+  const nlohmann::json half{
+      {"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 1.0}};  // wall seconds missing
   EXPECT_THROW(timed_batch_from_json(half), nlohmann::json::exception);
 }
 
@@ -82,7 +85,8 @@ TEST(WorkerProtocol, PairwiseRequestRoundTrips) {
   EXPECT_EQ(back.samples, 7);
   EXPECT_EQ(back.exchanges, 2);
   EXPECT_EQ(back.latency_exchanges, 9);
-  EXPECT_EQ(pairwise_request_from_json(to_json(PairwiseRequest{-1, 8, 1, 1, 1})).peer, -1);  // sits the round out
+  EXPECT_EQ(pairwise_request_from_json(to_json(PairwiseRequest{-1, 8, 1, 1, 1})).peer,
+            -1);  // sits the round out
 }
 
 nlohmann::json with(nlohmann::json j, const std::string& field, const nlohmann::json& value) {
@@ -110,10 +114,13 @@ TEST(WorkerProtocol, PairSamplesRoundTripAndMalformedOnesAreRefused) {
   EXPECT_EQ(back.gbps, samples.gbps);
   EXPECT_EQ(back.latency_us, samples.latency_us);
   EXPECT_TRUE(pair_samples_from_json(to_json(PairSamples{})).gbps.empty());  // a round sat out
-  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {1.0}}, {"latency_us", {1.0, 2.0}}}), ProtocolError);
-  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {-1.0}}, {"latency_us", {1.0}}}), ProtocolError);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {1.0}}, {"latency_us", {1.0, 2.0}}}),
+               ProtocolError);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {-1.0}}, {"latency_us", {1.0}}}),
+               ProtocolError);
   EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {0.0}}, {"latency_us", {1.0}}}), ProtocolError);
-  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {"fast"}}, {"latency_us", {1.0}}}), nlohmann::json::exception);
+  EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"gbps", {"fast"}}, {"latency_us", {1.0}}}),
+               nlohmann::json::exception);
   EXPECT_THROW(pair_samples_from_json(nlohmann::json{{"latency_us", {1.0}}}), nlohmann::json::exception);
 }
 

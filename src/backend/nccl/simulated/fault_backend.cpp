@@ -27,7 +27,9 @@ class FaultBackend : public Backend {
   PlanLimits limits() const override { return inner_->limits(); }
   CostModel cost_model() const override { return inner_->cost_model(); }
   nlohmann::json provenance() const override { return inner_->provenance(); }
-  void validate(const Setting& setting, const SweepOptions& options) const override { inner_->validate(setting, options); }
+  void validate(const Setting& setting, const SweepOptions& options) const override {
+    inner_->validate(setting, options);
+  }
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override {
     inject_supervisor_fault(setting, rank_);
     return inner_->open(setting, options);

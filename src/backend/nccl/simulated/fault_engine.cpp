@@ -65,7 +65,8 @@ class FaultEngine : public WorkerEngine {
     if (mode_ == FaultMode::Garbage) write_all(channel_, "\x01 this is not the protocol {{{\n");
     if (mode_ == FaultMode::ErrorCase && !fired_) {
       fired_ = true;
-      throw BackendError("simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
+      throw BackendError(
+          "simulated NCCL failure: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
     }
   }
 
@@ -77,8 +78,9 @@ class FaultEngine : public WorkerEngine {
 
 }  // namespace
 
-std::unique_ptr<WorkerEngine> with_worker_fault(std::unique_ptr<WorkerEngine> inner, const std::optional<TestFault>& fault,
-                                                int rank, int channel) {
+std::unique_ptr<WorkerEngine> with_worker_fault(std::unique_ptr<WorkerEngine> inner,
+                                                const std::optional<TestFault>& fault, int rank,
+                                                int channel) {
   if (!fault || !fault->applies_to(rank) || is_supervisor_fault(fault->mode)) return inner;
   return std::make_unique<FaultEngine>(std::move(inner), fault->mode, channel);
 }

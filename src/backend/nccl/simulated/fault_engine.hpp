@@ -10,7 +10,7 @@
 namespace commtune {
 
 // `inner` itself when there is no fault for `rank`; `channel` is where garbage is written.
-std::unique_ptr<WorkerEngine> with_worker_fault(std::unique_ptr<WorkerEngine> inner, const std::optional<TestFault>& fault,
-                                                int rank, int channel);
+std::unique_ptr<WorkerEngine> with_worker_fault(std::unique_ptr<WorkerEngine> inner,
+                                                const std::optional<TestFault>& fault, int rank, int channel);
 
 }  // namespace commtune

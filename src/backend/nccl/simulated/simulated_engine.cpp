@@ -1,8 +1,9 @@
 // The simulated worker: answers like the NCCL worker, with timings from an alpha-beta model whose
 // figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise. Like
 // NCCL it loads the environment's tuner plugin and asks it before every collective (the barrier
-// before a timed batch included; never on a one-rank communicator, as NCCL), with a cost table of its own (simulated_tuner.hpp): the timings
-// model does not follow that table, as a real NCCL's measured times need not follow its cost model.
+// before a timed batch included; never on a one-rank communicator, as NCCL), with a cost table of its own
+// (simulated_tuner.hpp): the timings model does not follow that table, as a real NCCL's measured times need
+// not follow its cost model.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -48,7 +49,9 @@ bool listed_pair(const std::string& list, int a, int b) {
     const std::size_t dash = entry.find('-');
     if (dash != std::string::npos) {
       const std::string x = entry.substr(0, dash), y = entry.substr(dash + 1);
-      if ((x == std::to_string(a) && y == std::to_string(b)) || (x == std::to_string(b) && y == std::to_string(a))) return true;
+      if ((x == std::to_string(a) && y == std::to_string(b)) ||
+          (x == std::to_string(b) && y == std::to_string(a)))
+        return true;
     } else if (entry == std::to_string(a) || entry == std::to_string(b)) {
       return true;
     }
@@ -79,18 +82,26 @@ std::vector<int> visible_gpus() {
 class SimulatedEngine : public WorkerEngine {
  public:
   explicit SimulatedEngine(const WorkerIdentity& identity)
-      : identity_(identity), jitter_(timing_jitter()), cpu_share_(host_cpu_share(identity.rank)),
+      : identity_(identity),
+        jitter_(timing_jitter()),
+        cpu_share_(host_cpu_share(identity.rank)),
         noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
     const std::vector<int> gpus = visible_gpus();
     for (std::size_t d = 0; d < gpus.size(); ++d)
-      devices.push_back({{"index", d}, {"name", "simulated GPU"}, {"pci_bus_id", "0000:0" + std::to_string(gpus[d]) + ":00.0"},
-                         {"total_bytes", 80ull << 30},
-                         {"multicast", false}});  // no free memory: the real probe makes no context; no NVSwitch
-    return {{"simulated", true}, {"nccl_version", "simulated"}, {"cuda_runtime", "simulated"},
-            {"cuda_driver", "simulated"}, {"devices", devices}};
+      devices.push_back(
+          {{"index", d},
+           {"name", "simulated GPU"},
+           {"pci_bus_id", "0000:0" + std::to_string(gpus[d]) + ":00.0"},
+           {"total_bytes", 80ull << 30},
+           {"multicast", false}});  // no free memory: the real probe makes no context; no NVSwitch
+    return {{"simulated", true},
+            {"nccl_version", "simulated"},
+            {"cuda_runtime", "simulated"},
+            {"cuda_driver", "simulated"},
+            {"devices", devices}};
   }
 
   std::string unique_id() override { return std::string(256, 'a'); }
@@ -98,10 +109,12 @@ class SimulatedEngine : public WorkerEngine {
   nlohmann::json init(const std::string& id, const CommConfig&) override {
     if (id.size() != 256) throw CommunicatorLost("simulated init: malformed unique id");
     // NCCL's nodes: hosts, and every rank its own with a distinct NCCL_HOSTID (emulated nodes).
-    tuner_ = std::make_unique<SimulatedTuner>(identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
+    tuner_ = std::make_unique<SimulatedTuner>(
+        identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
     log_init();
-    return {{"nccl_version", "simulated"},
-            {"device", {{"index", identity_.device}, {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}}}};
+    return {
+        {"nccl_version", "simulated"},
+        {"device", {{"index", identity_.device}, {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}}}};
   }
 
   void prepare(const CaseRequest& request) override {
@@ -124,7 +137,8 @@ class SimulatedEngine : public WorkerEngine {
   // NCCL engine's: one per iteration, or one per block of `block`.
   TimedBatch time(std::size_t iterations, std::size_t block) override {
     require_case();
-    if (block == 0 || iterations % block != 0) throw BackendError("simulated time: iterations are not whole blocks");
+    if (block == 0 || iterations % block != 0)
+      throw BackendError("simulated time: iterations are not whole blocks");
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
     const double base = model_seconds();
@@ -134,10 +148,12 @@ class SimulatedEngine : public WorkerEngine {
     const double loop = event_interval(std::accumulate(seconds.begin(), seconds.end(), 0.0));
     std::vector<double> samples;
     for (std::size_t first = 0; first < iterations; first += block)
-      samples.push_back(event_interval(std::accumulate(seconds.begin() + static_cast<std::ptrdiff_t>(first),
-                                                       seconds.begin() + static_cast<std::ptrdiff_t>(first + block), 0.0)) /
-                        static_cast<double>(block));
-    TimedBatch batch = graph_ ? TimedBatch{{loop / static_cast<double>(iterations)}, loop} : TimedBatch{std::move(samples), loop};
+      samples.push_back(
+          event_interval(std::accumulate(seconds.begin() + static_cast<std::ptrdiff_t>(first),
+                                         seconds.begin() + static_cast<std::ptrdiff_t>(first + block), 0.0)) /
+          static_cast<double>(block));
+    TimedBatch batch = graph_ ? TimedBatch{{loop / static_cast<double>(iterations)}, loop}
+                              : TimedBatch{std::move(samples), loop};
     std::normal_distribution<double> share_noise(1.0, 0.02);
     batch.wall_seconds = loop;  // the host thread's modelled share of the CPU over the batch
     batch.cpu_seconds = loop * std::clamp(cpu_share_ * share_noise(noise_), 0.0, 1.0);
@@ -149,7 +165,8 @@ class SimulatedEngine : public WorkerEngine {
   PairSamples pairwise(const PairwiseRequest& r) override {
     if (!tuner_) throw CommunicatorLost("simulated pairwise: no communicator");
     if (r.peer < 0) return {};
-    if (r.peer >= identity_.nranks || r.peer == identity_.rank) throw BackendError("simulated pairwise: peer out of range");
+    if (r.peer >= identity_.nranks || r.peer == identity_.rank)
+      throw BackendError("simulated pairwise: peer out of range");
     const double factor = slow_factor(identity_.rank, r.peer);
     std::normal_distribution<double> jitter(1.0, 0.01);
     PairSamples out;
@@ -209,8 +226,9 @@ class SimulatedEngine : public WorkerEngine {
   void log_init() const {
     const std::string path = environment_value("COMMTUNE_SIMULATED_INIT_LOG");
     if (path.empty()) return;
-    std::ofstream(path, std::ios::app) << "rank " << identity_.rank << " NCCL_ALGO=" << environment_value("NCCL_ALGO")
-                                       << " NCCL_PROTO=" << environment_value("NCCL_PROTO") << "\n";
+    std::ofstream(path, std::ios::app)
+        << "rank " << identity_.rank << " NCCL_ALGO=" << environment_value("NCCL_ALGO")
+        << " NCCL_PROTO=" << environment_value("NCCL_PROTO") << "\n";
   }
 
   void before_collective(std::uint64_t bytes) {
@@ -220,7 +238,7 @@ class SimulatedEngine : public WorkerEngine {
   // The barrier's size: one element per rank, as NCCL counts bytes (the whole buffer for
   // all-gather and reduce-scatter).
   std::uint64_t barrier_bytes() const {
-    const bool gathers = case_.collective == Collective::AllGather || case_.collective == Collective::ReduceScatter;
+    const bool gathers = size_is_total(case_.collective);
     return size_of(case_.dtype) * static_cast<std::uint64_t>(gathers ? identity_.nranks : 1);
   }
 

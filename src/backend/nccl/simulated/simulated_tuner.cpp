@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/collective_traits.hpp"
+#include "knobs/nccl_functions.hpp"
 #include "tuner_plugin/nccl_tuner_abi.hpp"
 
 namespace commtune {
@@ -20,7 +21,7 @@ struct SimulatedTuner::Loaded {
 namespace {
 
 constexpr int kTree = 0, kRing = 1;
-constexpr float kLatencyUs[kSimulatedProtocols] = {4.0f, 6.0f, 8.0f};       // LL, LL128, Simple
+constexpr float kLatencyUs[kSimulatedProtocols] = {4.0f, 6.0f, 8.0f};  // LL, LL128, Simple
 constexpr float kBandwidthGBps[kSimulatedProtocols] = {20.0f, 60.0f, 80.0f};
 
 bool ends_with(const std::string& text, const std::string& tail) {
@@ -33,7 +34,8 @@ void* open_tuner_library() {
   const std::string name(requested);
   if (name.empty() || name == "none") return nullptr;
   if (void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
-  if (name.find('/') != std::string::npos || (name.rfind("lib", 0) == 0 && ends_with(name, ".so"))) return nullptr;
+  if (name.find('/') != std::string::npos || (name.rfind("lib", 0) == 0 && ends_with(name, ".so")))
+    return nullptr;
   return dlopen(("libnccl-tuner-" + name + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
 }
 
@@ -45,22 +47,13 @@ SimulatedCostTable simulated_cost_table(Collective collective, std::uint64_t byt
   const double moved = static_cast<double>(bytes) * std::max(traits_of(collective).bus_factor(nranks), 0.5);
   for (int algorithm : {kTree, kRing}) {
     if (algorithm == kTree && collective != Collective::AllReduce) continue;
-    const double latency_scale = algorithm == kTree ? 0.8 : 1.0, bandwidth_scale = algorithm == kTree ? 0.9 : 1.0;
+    const double latency_scale = algorithm == kTree ? 0.8 : 1.0,
+                 bandwidth_scale = algorithm == kTree ? 0.9 : 1.0;
     for (int p = 0; p < kSimulatedProtocols; ++p)
-      table[static_cast<std::size_t>(algorithm * kSimulatedProtocols + p)] =
-          static_cast<float>(kLatencyUs[p] * latency_scale + moved / (kBandwidthGBps[p] * bandwidth_scale * 1e3));
+      table[static_cast<std::size_t>(algorithm * kSimulatedProtocols + p)] = static_cast<float>(
+          kLatencyUs[p] * latency_scale + moved / (kBandwidthGBps[p] * bandwidth_scale * 1e3));
   }
   return table;
-}
-
-int nccl_function_index(Collective collective) {
-  switch (collective) {
-    case Collective::Broadcast: return 0;
-    case Collective::AllGather: return 2;
-    case Collective::ReduceScatter: return 3;
-    case Collective::AllReduce: return 4;
-  }
-  return 4;
 }
 
 SimulatedTuner::SimulatedTuner(int nranks, int nnodes) : nranks_(nranks) {
@@ -68,8 +61,9 @@ SimulatedTuner::SimulatedTuner(int nranks, int nnodes) : nranks_(nranks) {
   if (library == nullptr) return;
   const auto* tuner = static_cast<const commtune_nccl_tuner_v5_t*>(dlsym(library, "ncclTunerPlugin_v5"));
   void* context = nullptr;
-  if (tuner == nullptr || tuner->init(&context, 0, static_cast<std::size_t>(nranks), static_cast<std::size_t>(nnodes), nullptr,
-                                      nullptr, nullptr) != commtuneNcclSuccess) {
+  if (tuner == nullptr ||
+      tuner->init(&context, 0, static_cast<std::size_t>(nranks), static_cast<std::size_t>(nnodes), nullptr,
+                  nullptr, nullptr) != commtuneNcclSuccess) {
     dlclose(library);  // NCCL goes on without a tuner
     return;
   }
@@ -88,8 +82,9 @@ void SimulatedTuner::before_collective(Collective collective, std::uint64_t byte
   if (!loaded_ || nranks_ == 1) return;
   SimulatedCostTable table = simulated_cost_table(collective, bytes, nranks_);
   int channels = 0;
-  loaded_->tuner->getCollInfo(loaded_->context, nccl_function_index(collective), static_cast<std::size_t>(bytes), 1,
-                              reinterpret_cast<float**>(table.data()), kSimulatedAlgorithms, kSimulatedProtocols, 0, &channels);
+  loaded_->tuner->getCollInfo(loaded_->context, nccl_function_of(collective), static_cast<std::size_t>(bytes),
+                              1, reinterpret_cast<float**>(table.data()), kSimulatedAlgorithms,
+                              kSimulatedProtocols, 0, &channels);
 }
 
 }  // namespace commtune

@@ -20,9 +20,6 @@ using SimulatedCostTable = std::array<float, kSimulatedAlgorithms * kSimulatedPr
 // all-reduce only, no CollNet, NVLS or PAT; latency + bytes / bandwidth with per-protocol figures.
 SimulatedCostTable simulated_cost_table(Collective collective, std::uint64_t bytes, int nranks);
 
-// ncclFunc_t of a collective: Broadcast 0, AllGather 2, ReduceScatter 3, AllReduce 4.
-int nccl_function_index(Collective collective);
-
 class SimulatedTuner {
  public:
   // Loads the environment's tuner, if any, and inits one context (never throws: no tuner then).

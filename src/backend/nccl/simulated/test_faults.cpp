@@ -25,7 +25,8 @@ int parse_rank(std::string_view text, std::string_view whole) {
   int rank = -1;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), rank);
   if (error != std::errc() || end != text.data() + text.size() || rank < 0)
-    throw InputError(std::string(kTestFaultKnob) + ": '" + std::string(whole) + "' has no valid rank after ':'");
+    throw InputError(std::string(kTestFaultKnob) + ": '" + std::string(whole) +
+                     "' has no valid rank after ':'");
   return rank;
 }
 
@@ -39,11 +40,13 @@ TestFault parse_test_fault(std::string_view text) {
     if (colon != std::string_view::npos) fault.rank = parse_rank(text.substr(colon + 1), text);
     return fault;
   }
-  throw InputError(std::string(kTestFaultKnob) + ": unknown fault '" + std::string(text) + "' (" + names_in(kModeNames) +
-                   ", optionally :RANK)");
+  throw InputError(std::string(kTestFaultKnob) + ": unknown fault '" + std::string(text) + "' (" +
+                   names_in(kModeNames) + ", optionally :RANK)");
 }
 
-bool is_supervisor_fault(FaultMode mode) { return mode == FaultMode::SupervisorExit || mode == FaultMode::SupervisorHang; }
+bool is_supervisor_fault(FaultMode mode) {
+  return mode == FaultMode::SupervisorExit || mode == FaultMode::SupervisorHang;
+}
 
 std::optional<TestFault> fault_from_environment() {
   const char* value = std::getenv(kTestFaultKnob);

@@ -11,8 +11,8 @@ namespace commtune {
 inline constexpr const char* kTestFaultKnob = "COMMTUNE_TEST_FAULT";
 
 enum class FaultMode {
-  HangInit,        // worker never answers init
-  CrashInit,       // worker dies (SIGSEGV) during init
+  HangInit,   // worker never answers init
+  CrashInit,  // worker dies (SIGSEGV) during init
   // The case faults fire in a round of the pairwise map too (it has no case).
   HangCase,        // worker never answers its first timing request
   CrashCase,       // worker dies (SIGSEGV) while preparing a case

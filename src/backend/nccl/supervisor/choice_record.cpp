@@ -12,18 +12,18 @@
 #include <vector>
 
 #include "core/message_text.hpp"
+#include "knobs/nccl_functions.hpp"
 
 namespace commtune {
 namespace {
-
-constexpr std::array<std::string_view, 5> kFunctions{"broadcast", "reduce", "allgather", "reducescatter", "allreduce"};
 
 std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    fields.push_back(
+        line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (comma == std::string_view::npos) return fields;
     start = comma + 1;
   }
@@ -38,7 +38,8 @@ bool number(std::string_view text, T low, T high, T& out) {
 // Fields 4..8: channels (-1 or 1..1024), nNodes and nRanks (>= 1), numPipeOps (>= 1), regBuff (0 or 1).
 std::string check_counts(const std::vector<std::string_view>& f, int& channels) {
   std::int64_t value = 0;
-  if (!number<int>(f[4], -1, kMaxRecordedChannels, channels) || channels == 0) return "channels is not -1 or 1.." + std::to_string(kMaxRecordedChannels);
+  if (!number<int>(f[4], -1, kMaxRecordedChannels, channels) || channels == 0)
+    return "channels is not -1 or 1.." + std::to_string(kMaxRecordedChannels);
   if (!number<std::int64_t>(f[5], 1, std::int64_t{1} << 24, value)) return "nNodes is not a count";
   if (!number<std::int64_t>(f[6], 1, std::int64_t{1} << 24, value)) return "nRanks is not a count";
   if (!number<std::int64_t>(f[7], 1, std::int64_t{1} << 24, value)) return "numPipeOps is not a count";
@@ -55,7 +56,7 @@ std::optional<RecordLine> parse_record_line(std::string_view line, std::string& 
     return std::nullopt;
   }
   RecordLine r;
-  if (std::find(kFunctions.begin(), kFunctions.end(), f[0]) == kFunctions.end()) {
+  if (!is_nccl_function(f[0])) {
     error = "unknown collective " + quote_text(f[0]);
     return std::nullopt;
   }
@@ -84,16 +85,18 @@ NcclChoice ChoiceRecord::choice_for(Collective collective, std::uint64_t bytes) 
   if (it != picks_.end()) return it->second;
   if (!missing_.empty()) return unrecorded_choice(missing_);
   if (lines_ == 0) return unrecorded_choice("the record of commtune's tuner plugin is empty");
-  return unrecorded_choice("the record of commtune's tuner plugin has no line for " + std::string(name_of(collective)) + " of " +
-                           std::to_string(bytes) + " bytes");
+  return unrecorded_choice("the record of commtune's tuner plugin has no line for " +
+                           std::string(name_of(collective)) + " of " + std::to_string(bytes) + " bytes");
 }
 
 void ChoiceRecord::read_appended() {
   const int fd = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int why = errno;
-    if (why == ENOENT) missing_ = "no record: NCCL did not load commtune's tuner plugin";
-    else damage_ = "cannot read the record of commtune's tuner plugin: " + std::string(std::strerror(why));
+    if (why == ENOENT)
+      missing_ = "no record: NCCL did not load commtune's tuner plugin";
+    else
+      damage_ = "cannot read the record of commtune's tuner plugin: " + std::string(std::strerror(why));
     return;
   }
   missing_.clear();
@@ -101,11 +104,13 @@ void ChoiceRecord::read_appended() {
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     damage_ = "the record of commtune's tuner plugin is not a regular file";
   } else if (static_cast<std::uint64_t>(info.st_size) > kMaxRecordBytes) {
-    damage_ = "the record of commtune's tuner plugin is larger than " + std::to_string(kMaxRecordBytes) + " bytes";
+    damage_ =
+        "the record of commtune's tuner plugin is larger than " + std::to_string(kMaxRecordBytes) + " bytes";
   } else if (static_cast<std::uint64_t>(info.st_size) > offset_) {
     std::string chunk(static_cast<std::size_t>(static_cast<std::uint64_t>(info.st_size) - offset_), '\0');
     const ssize_t got = ::pread(fd, chunk.data(), chunk.size(), static_cast<off_t>(offset_));
-    if (got < 0) damage_ = "cannot read the record of commtune's tuner plugin: " + std::string(std::strerror(errno));
+    if (got < 0)
+      damage_ = "cannot read the record of commtune's tuner plugin: " + std::string(std::strerror(errno));
     else {
       offset_ += static_cast<std::uint64_t>(got);
       pending_.append(chunk, 0, static_cast<std::size_t>(got));
@@ -117,21 +122,25 @@ void ChoiceRecord::read_appended() {
 
 void ChoiceRecord::take_lines() {
   std::size_t start = 0;
-  for (std::size_t end; damage_.empty() && (end = pending_.find('\n', start)) != std::string::npos; start = end + 1) {
+  for (std::size_t end; damage_.empty() && (end = pending_.find('\n', start)) != std::string::npos;
+       start = end + 1) {
     const std::string_view line(pending_.data() + start, end - start);
     ++lines_;
     std::string error;
-    const std::optional<RecordLine> r = line.size() > kMaxRecordLine ? std::nullopt : parse_record_line(line, error);
+    const std::optional<RecordLine> r =
+        line.size() > kMaxRecordLine ? std::nullopt : parse_record_line(line, error);
     if (!r) {
-      damage_ = "line " + std::to_string(lines_) + " of the record of commtune's tuner plugin is malformed (" +
-                (error.empty() ? "longer than " + std::to_string(kMaxRecordLine) + " characters" : error) + ")";
+      damage_ =
+          "line " + std::to_string(lines_) + " of the record of commtune's tuner plugin is malformed (" +
+          (error.empty() ? "longer than " + std::to_string(kMaxRecordLine) + " characters" : error) + ")";
       return;
     }
     picks_.emplace(std::make_pair(r->collective, r->bytes), r->choice);
   }
   pending_.erase(0, start);
   if (pending_.size() > kMaxRecordLine)
-    damage_ = "the record of commtune's tuner plugin has a line longer than " + std::to_string(kMaxRecordLine) + " characters";
+    damage_ = "the record of commtune's tuner plugin has a line longer than " +
+              std::to_string(kMaxRecordLine) + " characters";
 }
 
 }  // namespace commtune

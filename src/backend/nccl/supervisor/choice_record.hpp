@@ -22,8 +22,9 @@ inline constexpr std::uint64_t kMaxRecordBytes = std::uint64_t{16} << 20;
 
 struct RecordLine {
   std::string collective;  // the plugin's tokens: broadcast, reduce, allgather, reducescatter, allreduce
-  std::uint64_t bytes = 0; // NCCL's nBytes: for allgather and reducescatter the whole buffer, as commtune's size
-  NcclChoice choice;       // not recorded when the cost table had no entry available ("-1,-1")
+  std::uint64_t bytes =
+      0;              // NCCL's nBytes: for allgather and reducescatter the whole buffer, as commtune's size
+  NcclChoice choice;  // not recorded when the cost table had no entry available ("-1,-1")
 };
 
 // One line, without its newline; nothing, and `error`, when it is not a record line.

@@ -11,8 +11,8 @@ nlohmann::json ChoiceRecording::provenance() const {
   return {{"recorded", true}, {"plugin", plugin}};
 }
 
-ChoiceRecording plan_choice_recording(const std::string& environment_tuner, const TunerPluginLocation& commtune_plugin,
-                                      int nranks) {
+ChoiceRecording plan_choice_recording(const std::string& environment_tuner,
+                                      const TunerPluginLocation& commtune_plugin, int nranks) {
   ChoiceRecording r;
   if (nranks == 1) {
     r.not_recorded = kNotAskedAtOneRank;
@@ -25,7 +25,8 @@ ChoiceRecording plan_choice_recording(const std::string& environment_tuner, cons
   const auto& versions = commtune_plugin.abi_versions;
   if (commtune_plugin.path.empty() || std::find(versions.begin(), versions.end(), "v5") == versions.end()) {
     r.not_recorded = "commtune's tuner plugin is not usable: " +
-                     (commtune_plugin.problem.empty() ? std::string("it exports no ncclTunerPlugin_v5") : commtune_plugin.problem);
+                     (commtune_plugin.problem.empty() ? std::string("it exports no ncclTunerPlugin_v5")
+                                                      : commtune_plugin.problem);
     return r;
   }
   r.plugin = commtune_plugin.path;

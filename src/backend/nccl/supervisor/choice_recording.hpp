@@ -26,7 +26,7 @@ inline constexpr const char* kNotAskedAtOneRank =
 
 // `environment_tuner`: what the workers' environment loads as a tuner by itself (empty: nothing);
 // `nranks`: the communicator's ranks.
-ChoiceRecording plan_choice_recording(const std::string& environment_tuner, const TunerPluginLocation& commtune_plugin,
-                                      int nranks);
+ChoiceRecording plan_choice_recording(const std::string& environment_tuner,
+                                      const TunerPluginLocation& commtune_plugin, int nranks);
 
 }  // namespace commtune

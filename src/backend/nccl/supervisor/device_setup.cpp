@@ -23,14 +23,17 @@ namespace {
 std::uint64_t least_device_bytes(const nlohmann::json& probe, const std::vector<int>& devices) {
   std::uint64_t least = 0;
   for (int d : devices) {
-    const std::uint64_t free = probe.at("devices").at(static_cast<std::size_t>(d)).at("total_bytes").get<std::uint64_t>();
+    const std::uint64_t free =
+        probe.at("devices").at(static_cast<std::size_t>(d)).at("total_bytes").get<std::uint64_t>();
     least = least == 0 ? free : std::min(least, free);
   }
   return least;
 }
 
 std::string bus_id_of(const nlohmann::json& probe, int device) {
-  return probe.at("devices").at(static_cast<std::size_t>(device)).value("pci_bus_id", "device " + std::to_string(device));
+  return probe.at("devices")
+      .at(static_cast<std::size_t>(device))
+      .value("pci_bus_id", "device " + std::to_string(device));
 }
 
 std::vector<WorkerPlace> places_of(const nlohmann::json& supervisors) {
@@ -45,8 +48,12 @@ std::vector<WorkerPlace> places_of(const nlohmann::json& supervisors) {
 nlohmann::json supervisor_facts(const SupervisorLayout& layout, const nlohmann::json& probe) {
   nlohmann::json workers = nlohmann::json::array();
   for (std::size_t i = 0; i < layout.ranks.size(); ++i)
-    workers.push_back({{"rank", layout.ranks[i]}, {"device", layout.devices[i]}, {"pci_bus_id", bus_id_of(probe, layout.devices[i])},
-                       {"multicast", probe.at("devices").at(static_cast<std::size_t>(layout.devices[i])).value("multicast", true)}});
+    workers.push_back(
+        {{"rank", layout.ranks[i]},
+         {"device", layout.devices[i]},
+         {"pci_bus_id", bus_id_of(probe, layout.devices[i])},
+         {"multicast",
+          probe.at("devices").at(static_cast<std::size_t>(layout.devices[i])).value("multicast", true)}});
   return {{"host", host_name()},
           {"device_memory_bytes", least_device_bytes(probe, layout.devices)},
           {"workers", workers},
@@ -80,13 +87,16 @@ nlohmann::json probe_devices(const WorkerCommand& command, const NcclRunOptions&
   std::vector<WorkerReply> replies;
   StepOutcome outcome;
   try {
-    WorkerGroup probe({WorkerSpawn{command.executable, worker_arguments(0, 1, 0), command.base_environment}}, {0});
-    outcome = probe.exchange({request_line("probe")}, to_milliseconds(run.init_timeout_s), "device probe", replies);
+    WorkerGroup probe({WorkerSpawn{command.executable, worker_arguments(0, 1, 0), command.base_environment}},
+                      {0});
+    outcome =
+        probe.exchange({request_line("probe")}, to_milliseconds(run.init_timeout_s), "device probe", replies);
     if (outcome.ok()) probe.finish(std::chrono::seconds(5));
   } catch (const Error& e) {
     outcome = StepOutcome{StepStatus::Failed, e.what(), true};
   }
-  if (!outcome.ok()) throw UnavailableError("--backend nccl: cannot use the GPUs of " + host_name() + ": " + outcome.reason);
+  if (!outcome.ok())
+    throw UnavailableError("--backend nccl: cannot use the GPUs of " + host_name() + ": " + outcome.reason);
   return replies[0].body.at("facts");
 }
 
@@ -110,11 +120,13 @@ PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emu
   for (const auto& [gpu, ranks] : ranks_on) {
     facts.ranks_per_device = std::max(facts.ranks_per_device, static_cast<int>(ranks.size()));
     if (ranks.size() > 1 && !emulate_nodes && !facts.refusal)
-      facts.refusal = "ranks " + std::to_string(ranks[0]) + " and " + std::to_string(ranks[1]) + " would share GPU " + gpu.second +
-                      " on " + gpu.first + " (" + std::to_string(ranks.size()) +
-                      " ranks on it): NCCL refuses two ranks on one GPU; use fewer ranks per host or --emulate-nodes";
+      facts.refusal =
+          "ranks " + std::to_string(ranks[0]) + " and " + std::to_string(ranks[1]) + " would share GPU " +
+          gpu.second + " on " + gpu.first + " (" + std::to_string(ranks.size()) +
+          " ranks on it): NCCL refuses two ranks on one GPU; use fewer ranks per host or --emulate-nodes";
   }
-  facts.nnodes = emulate_nodes ? static_cast<int>(workers.size()) : std::max<int>(1, static_cast<int>(hosts.size()));
+  facts.nnodes =
+      emulate_nodes ? static_cast<int>(workers.size()) : std::max<int>(1, static_cast<int>(hosts.size()));
   return facts;
 }
 
@@ -124,15 +136,16 @@ bool nvls_hardware(const nlohmann::json& supervisors, bool emulate_nodes) {
   for (const auto& supervisor : supervisors)
     for (const auto& worker : supervisor.at("workers")) {
       if (!worker.value("multicast", true)) return false;
-      gpus_of_host[supervisor.at("host").get<std::string>()].insert(worker.at("pci_bus_id").get<std::string>());
+      gpus_of_host[supervisor.at("host").get<std::string>()].insert(
+          worker.at("pci_bus_id").get<std::string>());
     }
   for (const auto& [host, gpus] : gpus_of_host)
     if (gpus.size() < 2) return false;
   return !gpus_of_host.empty();
 }
 
-AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
-                                     const NcclRunOptions& run) {
+AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout,
+                                     const nlohmann::json& probe, const NcclRunOptions& run) {
   const std::vector<std::string> all = control.gather_to_root(supervisor_facts(layout, probe).dump());
   nlohmann::json decided = nlohmann::json::object();
   if (control.rank() == 0) {
@@ -145,7 +158,9 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
       supervisors.push_back(std::move(facts));
     }
     const PlacementFacts placement = placement_facts(places_of(supervisors), run.emulate_nodes);
-    decided = {{"device_memory_bytes", least}, {"ranks_per_device", placement.ranks_per_device}, {"nnodes", placement.nnodes},
+    decided = {{"device_memory_bytes", least},
+               {"ranks_per_device", placement.ranks_per_device},
+               {"nnodes", placement.nnodes},
                {"refusal", placement.refusal ? *placement.refusal : ""},
                {"nvls_hardware", nvls_hardware(supervisors, run.emulate_nodes)}};
     decided["provenance"] = {{"supervisors", supervisors},
@@ -155,9 +170,12 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
                              {"case_timeout_s", run.case_timeout_s}};
   }
   const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(decided.dump()));
-  if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty()) throw InputError(refusal);
-  return AgreedDeviceFacts{agreed.at("device_memory_bytes").get<std::uint64_t>(), agreed.at("ranks_per_device").get<int>(),
-                           agreed.at("nnodes").get<int>(), agreed.at("nvls_hardware").get<bool>(), control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
+  if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty())
+    throw InputError(refusal);
+  return AgreedDeviceFacts{agreed.at("device_memory_bytes").get<std::uint64_t>(),
+                           agreed.at("ranks_per_device").get<int>(), agreed.at("nnodes").get<int>(),
+                           agreed.at("nvls_hardware").get<bool>(),
+                           control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
 }
 
 }  // namespace commtune

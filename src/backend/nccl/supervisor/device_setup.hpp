@@ -38,9 +38,9 @@ struct WorkerPlace {
 };
 
 struct PlacementFacts {
-  int ranks_per_device = 1;           // most workers on one GPU of one host
-  int nnodes = 1;                     // NCCL's nodes: hosts, or every rank with --emulate-nodes
-  std::optional<std::string> refusal; // two ranks on one GPU without --emulate-nodes (NCCL refuses it)
+  int ranks_per_device = 1;            // most workers on one GPU of one host
+  int nnodes = 1;                      // NCCL's nodes: hosts, or every rank with --emulate-nodes
+  std::optional<std::string> refusal;  // two ranks on one GPU without --emulate-nodes (NCCL refuses it)
 };
 
 PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emulate_nodes);
@@ -60,7 +60,7 @@ struct AgreedDeviceFacts {
 
 // Every supervisor offers its workers' devices; all get the same facts, or the same InputError
 // when ranks would share a GPU without --emulate-nodes.
-AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
-                                     const NcclRunOptions& run);
+AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout,
+                                     const nlohmann::json& probe, const NcclRunOptions& run);
 
 }  // namespace commtune

@@ -12,7 +12,8 @@ class SkippingSession : public SettingSession {
 
   CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override {
     if (const auto skip = skips_.find(c.collective); skip != skips_.end())
-      return failed_case(c, setting.name, nranks_, CaseStatus::Skipped, "not applicable here: " + skip->second);
+      return failed_case(c, setting.name, nranks_, CaseStatus::Skipped,
+                         "not applicable here: " + skip->second);
     if (!inner_) throw BackendError("setting '" + setting.name + "' has no workers");
     return inner_->run_case(c, setting, options);
   }
@@ -39,7 +40,8 @@ bool skips_everything(const LayoutSkips& skips, const Setting& setting, const Sw
   return true;
 }
 
-std::unique_ptr<SettingSession> skipping(std::unique_ptr<SettingSession> inner, LayoutSkips skips, int nranks) {
+std::unique_ptr<SettingSession> skipping(std::unique_ptr<SettingSession> inner, LayoutSkips skips,
+                                         int nranks) {
   if (skips.empty()) return inner;
   return std::make_unique<SkippingSession>(std::move(inner), std::move(skips), nranks);
 }

@@ -19,6 +19,7 @@ LayoutSkips layout_skips(const Setting& setting, const SweepOptions& options, co
 bool skips_everything(const LayoutSkips& skips, const Setting& setting, const SweepOptions& options);
 
 // `inner` (may be null when everything is skipped) with the skipped collectives answered here.
-std::unique_ptr<SettingSession> skipping(std::unique_ptr<SettingSession> inner, LayoutSkips skips, int nranks);
+std::unique_ptr<SettingSession> skipping(std::unique_ptr<SettingSession> inner, LayoutSkips skips,
+                                         int nranks);
 
 }  // namespace commtune

@@ -22,7 +22,8 @@ std::map<std::string, std::string> as_map(const std::vector<std::string>& enviro
   std::map<std::string, std::string> variables;
   for (const auto& entry : environment) {
     const std::size_t equals = entry.find('=');
-    if (equals != std::string::npos) variables.emplace(entry.substr(0, equals), entry.substr(equals + 1));  // first wins, as getenv
+    if (equals != std::string::npos)
+      variables.emplace(entry.substr(0, equals), entry.substr(equals + 1));  // first wins, as getenv
   }
   return variables;
 }
@@ -43,17 +44,20 @@ std::vector<std::string> config_overrides(const std::vector<std::string>& base, 
   const CommConfig config = comm_config_of(setting);
   std::vector<std::string> overriding;
   for (const auto& [name, value] : as_map(base)) {
-    const bool cta = (name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS") && (config.min_ctas || config.max_ctas);
+    const bool cta =
+        (name == "NCCL_MIN_CTAS" || name == "NCCL_MAX_CTAS") && (config.min_ctas || config.max_ctas);
     const bool net = name == "NCCL_NET" && !config.net_name.empty() && value != config.net_name;
     if (cta || net || name == "NCCL_COMM_BLOCKING") overriding.push_back(name + "=" + value);
   }
   return overriding;
 }
 
-std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
-                                            bool emulate_nodes, const std::map<std::string, std::string>& extra) {
+std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting,
+                                            int rank, bool emulate_nodes,
+                                            const std::map<std::string, std::string>& extra) {
   std::map<std::string, std::string> variables = as_map(base);
-  for (const std::string& overriding : config_overrides(base, setting)) variables.erase(overriding.substr(0, overriding.find('=')));
+  for (const std::string& overriding : config_overrides(base, setting))
+    variables.erase(overriding.substr(0, overriding.find('=')));
   for (const auto& [name, value] : setting.knobs)
     if (!is_config_knob(name)) variables[name] = value;
   if (emulate_nodes) {
@@ -69,14 +73,23 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& base
 }
 
 std::vector<std::string> worker_arguments(int rank, int nranks, int device) {
-  return {"worker", "--rank", std::to_string(rank), "--nranks", std::to_string(nranks), "--device", std::to_string(device),
-          "--parent", std::to_string(static_cast<long>(getpid()))};
+  return {"worker",
+          "--rank",
+          std::to_string(rank),
+          "--nranks",
+          std::to_string(nranks),
+          "--device",
+          std::to_string(device),
+          "--parent",
+          std::to_string(static_cast<long>(getpid()))};
 }
 
 CommConfig comm_config_of(const Setting& setting) {
   CommConfig config;
-  if (const auto it = setting.knobs.find("NCCL_MIN_CTAS"); it != setting.knobs.end()) config.min_ctas = std::stoi(it->second);
-  if (const auto it = setting.knobs.find("NCCL_MAX_CTAS"); it != setting.knobs.end()) config.max_ctas = std::stoi(it->second);
+  if (const auto it = setting.knobs.find("NCCL_MIN_CTAS"); it != setting.knobs.end())
+    config.min_ctas = std::stoi(it->second);
+  if (const auto it = setting.knobs.find("NCCL_MAX_CTAS"); it != setting.knobs.end())
+    config.max_ctas = std::stoi(it->second);
   // NCCL 2.28.9 rejects a config whose other bound is left undefined (INT_MIN: min > max fails
   // init, src/init.cc), so a lone bound gets NCCL's own limit as its partner.
   if (config.min_ctas && !config.max_ctas) config.max_ctas = kNcclMaxChannels;
@@ -85,8 +98,8 @@ CommConfig comm_config_of(const Setting& setting) {
   return config;
 }
 
-NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
-                         std::uint64_t device_memory_bytes, nlohmann::json provenance)
+NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run,
+                         WorkerCommand command, std::uint64_t device_memory_bytes, nlohmann::json provenance)
     : control_(control),
       layout_(std::move(layout)),
       run_(run),
@@ -103,12 +116,16 @@ NcclBackend::NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRun
 // reads total memory: free memory needs a context, which only a worker makes on its own GPU).
 CostModel NcclBackend::cost_model() const {
   constexpr std::uint64_t kIdleSettingBytes = 2ull << 30;
-  const std::uint64_t per_setting = kIdleSettingBytes * static_cast<std::uint64_t>(std::max(1, layout_.ranks_per_device));
-  const std::size_t kept = device_memory_bytes_ == 0 ? 2 : std::clamp<std::size_t>(device_memory_bytes_ / per_setting, 1, 16);
+  const std::uint64_t per_setting =
+      kIdleSettingBytes * static_cast<std::uint64_t>(std::max(1, layout_.ranks_per_device));
+  const std::size_t kept =
+      device_memory_bytes_ == 0 ? 2 : std::clamp<std::size_t>(device_memory_bytes_ / per_setting, 1, 16);
   return CostModel{3.0 + 0.05 * layout_.nranks, 0.05, 2e-5, 20e9, 1, kept};
 }
 
-PlanLimits NcclBackend::limits() const { return PlanLimits{layout_.nranks, layout_.ranks_per_device, device_memory_bytes_}; }
+PlanLimits NcclBackend::limits() const {
+  return PlanLimits{layout_.nranks, layout_.ranks_per_device, device_memory_bytes_};
+}
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
   validate_nccl_setting(setting, options.collectives, run_.extra_knobs);
@@ -124,17 +141,19 @@ std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const 
 // and their environment (the base one with the setting's knobs over it).
 NcclLayout NcclBackend::nccl_layout(const Setting& setting) const {
   std::vector<std::string> environment;
-  for (const auto& [name, value] : setting.knobs) environment.push_back(name + "=" + value);  // first wins, as getenv
+  for (const auto& [name, value] : setting.knobs)
+    environment.push_back(name + "=" + value);  // first wins, as getenv
   environment.insert(environment.end(), command_.base_environment.begin(), command_.base_environment.end());
   const std::map<std::string, std::string> variables = as_map(environment);
   const auto nvls = variables.find("NCCL_NVLS_ENABLE");
   const auto collnet = variables.find("NCCL_COLLNET_ENABLE");
   const bool wants_collnet = collnet != variables.end() && collnet->second == "1";
-  return NcclLayout{.nranks = layout_.nranks,
-                    .nnodes = layout_.nnodes,
-                    .nvls_hardware = layout_.nvls_hardware,
-                    .nvls_enabled = nvls == variables.end() || nvls->second != "0",
-                    .collnet_plugin = !wants_collnet || environment_collnet_plugin(environment, dynamic_loader_probe())};
+  return NcclLayout{
+      .nranks = layout_.nranks,
+      .nnodes = layout_.nnodes,
+      .nvls_hardware = layout_.nvls_hardware,
+      .nvls_enabled = nvls == variables.end() || nvls->second != "0",
+      .collnet_plugin = !wants_collnet || environment_collnet_plugin(environment, dynamic_loader_probe())};
 }
 
 std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting) {
@@ -146,20 +165,23 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
               << " of the environment left out of its workers (it would override the communicator's config, "
                  "which sets blocking and the setting's CTA bounds and network)\n";
   }
-  std::unique_ptr<NcclChoiceSource> choice = NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
+  std::unique_ptr<NcclChoiceSource> choice =
+      NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i) {
     const int rank = layout_.ranks[i];
-    spawns.push_back(WorkerSpawn{command_.executable, worker_arguments(rank, layout_.nranks, layout_.devices[i]),
-                                 worker_environment(command_.base_environment, setting, rank, run_.emulate_nodes,
-                                                    choice ? choice->worker_variables(rank) : std::map<std::string, std::string>{})});
+    spawns.push_back(WorkerSpawn{
+        command_.executable, worker_arguments(rank, layout_.nranks, layout_.devices[i]),
+        worker_environment(command_.base_environment, setting, rank, run_.emulate_nodes,
+                           choice ? choice->worker_variables(rank) : std::map<std::string, std::string>{})});
   }
   std::unique_ptr<WorkerGroup> workers;
   StepOutcome outcome;
   try {
     workers = std::make_unique<WorkerGroup>(spawns, layout_.ranks);
   } catch (const Error& e) {
-    outcome = StepOutcome{StepStatus::Failed, "rank " + std::to_string(layout_.ranks.front()) + ": " + e.what(), true};
+    outcome = StepOutcome{StepStatus::Failed,
+                          "rank " + std::to_string(layout_.ranks.front()) + ": " + e.what(), true};
   }
   const auto timeout = to_milliseconds(run_.init_timeout_s);
   std::vector<WorkerReply> replies;
@@ -180,7 +202,8 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     if (workers) workers->kill_all();
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
-  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks, std::move(choice));
+  return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks,
+                                              std::move(choice));
 }
 
 }  // namespace commtune

@@ -65,8 +65,9 @@ std::vector<std::string> config_overrides(const std::vector<std::string>& base, 
 // The environment of the worker of `rank` for `setting`: base less its config overrides, then the
 // knobs (those applied through ncclConfig_t excepted), then the emulated-node identity, then
 // `extra` (the record mode's variables of the default setting).
-std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting, int rank,
-                                            bool emulate_nodes, const std::map<std::string, std::string>& extra = {});
+std::vector<std::string> worker_environment(const std::vector<std::string>& base, const Setting& setting,
+                                            int rank, bool emulate_nodes,
+                                            const std::map<std::string, std::string>& extra = {});
 
 // argv of `commtune worker` for one rank.
 std::vector<std::string> worker_arguments(int rank, int nranks, int device);

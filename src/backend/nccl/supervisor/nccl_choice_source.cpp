@@ -9,7 +9,8 @@ std::string record_name(int rank) { return "rank-" + std::to_string(rank) + ".re
 
 }  // namespace
 
-std::unique_ptr<NcclChoiceSource> NcclChoiceSource::for_setting(const Setting& setting, const ChoiceRecording& recording,
+std::unique_ptr<NcclChoiceSource> NcclChoiceSource::for_setting(const Setting& setting,
+                                                                const ChoiceRecording& recording,
                                                                 int first_rank) {
   if (!setting.is_default()) return nullptr;
   std::unique_ptr<NcclChoiceSource> source(new NcclChoiceSource());

@@ -19,7 +19,8 @@ namespace commtune {
 class NcclChoiceSource {
  public:
   // Null for a setting that forces something.
-  static std::unique_ptr<NcclChoiceSource> for_setting(const Setting& setting, const ChoiceRecording& recording, int first_rank);
+  static std::unique_ptr<NcclChoiceSource> for_setting(const Setting& setting,
+                                                       const ChoiceRecording& recording, int first_rank);
 
   // What the worker of `rank` gets on top of its environment: nothing when not recording.
   std::map<std::string, std::string> worker_variables(int rank) const;

@@ -31,7 +31,9 @@ int peer_in(const std::vector<std::pair<int, int>>& round, int member) {
   return -1;
 }
 
-int group_size(const NcclPairwisePlan& plan, std::size_t g) { return static_cast<int>(plan.groups.at(g).size()); }
+int group_size(const NcclPairwisePlan& plan, std::size_t g) {
+  return static_cast<int>(plan.groups.at(g).size());
+}
 
 // Every group's schedule; a group of fewer than 2 members has none.
 std::vector<std::vector<Round>> schedules(const NcclPairwisePlan& plan) {
@@ -42,7 +44,8 @@ std::vector<std::vector<Round>> schedules(const NcclPairwisePlan& plan) {
 }
 
 // This supervisor's part of a round: each worker's samples with whom it measured them.
-json round_entries(const std::vector<WorkerReply>& replies, const Round& round, const NcclPairwisePlan& plan, StepOutcome& outcome) {
+json round_entries(const std::vector<WorkerReply>& replies, const Round& round, const NcclPairwisePlan& plan,
+                   StepOutcome& outcome) {
   if (!outcome.ok()) return nullptr;
   json entries = json::array();
   try {
@@ -58,21 +61,23 @@ json round_entries(const std::vector<WorkerReply>& replies, const Round& round, 
       entries.push_back(entry);
     }
   } catch (const std::exception& e) {
-    outcome = StepOutcome{StepStatus::Failed, std::string("unexpected worker reply to a pairwise round: ") + e.what(), true};
+    outcome = StepOutcome{StepStatus::Failed,
+                          std::string("unexpected worker reply to a pairwise round: ") + e.what(), true};
     return nullptr;
   }
   return json{{"entries", entries}};
 }
 
-std::unique_ptr<WorkerGroup> spawn_workers(const WorkerCommand& command, const NcclRunOptions& run, const NcclPairwisePlan& plan,
-                                           StepOutcome& outcome) {
+std::unique_ptr<WorkerGroup> spawn_workers(const WorkerCommand& command, const NcclRunOptions& run,
+                                           const NcclPairwisePlan& plan, StepOutcome& outcome) {
   const int members = group_size(plan, static_cast<std::size_t>(plan.my_group));
   const Setting plain{kDefaultSettingName, "nothing forced", {}, {}};
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < plan.my_members.size(); ++i) {
     const int member = plan.my_members[i];
-    spawns.push_back(WorkerSpawn{command.executable, worker_arguments(member, members, plan.my_devices.at(i)),
-                                 worker_environment(command.base_environment, plain, member, run.emulate_nodes)});
+    spawns.push_back(
+        WorkerSpawn{command.executable, worker_arguments(member, members, plan.my_devices.at(i)),
+                    worker_environment(command.base_environment, plain, member, run.emulate_nodes)});
   }
   try {
     return std::make_unique<WorkerGroup>(spawns, plan.my_ranks.empty() ? plan.my_members : plan.my_ranks);
@@ -88,7 +93,8 @@ CombineData collect_unique_ids(const NcclPairwisePlan& plan) {
   return [&plan](const std::vector<json>& parts) {
     json ids = json::object();
     for (const auto& part : parts)
-      if (part.is_object() && part.contains("unique_id")) ids[std::to_string(part.at("group").get<int>())] = part.at("unique_id");
+      if (part.is_object() && part.contains("unique_id"))
+        ids[std::to_string(part.at("group").get<int>())] = part.at("unique_id");
     for (std::size_t g = 0; g < plan.groups.size(); ++g)
       if (group_size(plan, g) >= 2 && !ids.contains(std::to_string(g)))
         throw BackendError("member 0's worker of map " + std::to_string(g) + " returned no unique id");
@@ -97,8 +103,8 @@ CombineData collect_unique_ids(const NcclPairwisePlan& plan) {
 }
 
 // One communicator per group: each group's member 0 makes its unique id, every worker inits.
-AgreedStep init_members(ControlPlane& control, WorkerGroup* workers, const NcclRunOptions& run, const NcclPairwisePlan& plan,
-                        StepOutcome outcome) {
+AgreedStep init_members(ControlPlane& control, WorkerGroup* workers, const NcclRunOptions& run,
+                        const NcclPairwisePlan& plan, StepOutcome outcome) {
   const auto timeout = to_milliseconds(run.init_timeout_s);
   std::vector<WorkerReply> replies;
   const bool makes_id = !plan.my_members.empty() && plan.my_members.front() == 0;
@@ -128,16 +134,18 @@ std::vector<PairMatrix> matrices_from(const NcclPairwisePlan& plan, const std::v
     const int g = e.at("group").get<int>(), from = e.at("from").get<int>(), to = e.at("to").get<int>();
     if (g < 0 || g >= static_cast<int>(all.size())) throw BackendError("pairwise entry of an unknown map");
     PairMatrix& m = all[static_cast<std::size_t>(g)];
-    if (from < 0 || to < 0 || from >= m.size() || to >= m.size() || from == to) throw BackendError("pairwise entry out of range");
+    if (from < 0 || to < 0 || from >= m.size() || to >= m.size() || from == to)
+      throw BackendError("pairwise entry out of range");
     const PairSamples samples = pair_samples_from_json(e);
-    m.entries[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)] = PairEntry{samples.gbps, samples.latency_us};
+    m.entries[static_cast<std::size_t>(from)][static_cast<std::size_t>(to)] =
+        PairEntry{samples.gbps, samples.latency_us};
   }
   return all;
 }
 
 // The rounds of every group at once: step r runs round r of each group that has one.
-AgreedStep run_rounds(ControlPlane& control, WorkerGroup* workers, const NcclRunOptions& run, const NcclPairwisePlan& plan,
-                      AgreedStep agreed, std::vector<json>& entries) {
+AgreedStep run_rounds(ControlPlane& control, WorkerGroup* workers, const NcclRunOptions& run,
+                      const NcclPairwisePlan& plan, AgreedStep agreed, std::vector<json>& entries) {
   const std::vector<std::vector<Round>> all = schedules(plan);
   std::size_t steps = 0;
   for (const auto& rounds : all) steps = std::max(steps, rounds.size());
@@ -147,8 +155,11 @@ AgreedStep run_rounds(ControlPlane& control, WorkerGroup* workers, const NcclRun
     const Round round = r < mine.size() ? mine[r] : Round{};
     std::vector<WorkerReply> replies;
     StepOutcome outcome;
-    if (workers) outcome = workers->exchange(round_requests(round, plan.my_members, plan.shape), to_milliseconds(run.case_timeout_s), step, replies);
-    const json part = workers ? round_entries(replies, round, plan, outcome) : json{{"entries", json::array()}};
+    if (workers)
+      outcome = workers->exchange(round_requests(round, plan.my_members, plan.shape),
+                                  to_milliseconds(run.case_timeout_s), step, replies);
+    const json part =
+        workers ? round_entries(replies, round, plan, outcome) : json{{"entries", json::array()}};
     agreed = agree_step(control, outcome, part, concatenate);
     if (agreed.outcome.ok() && control.rank() == 0)
       for (const auto& e : agreed.data.at("entries")) entries.push_back(e);
@@ -158,8 +169,9 @@ AgreedStep run_rounds(ControlPlane& control, WorkerGroup* workers, const NcclRun
 
 }  // namespace
 
-NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string unit, std::vector<int> my_members,
-                                 std::vector<int> my_devices, const PairwiseRequest& shape) {
+NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string unit,
+                                 std::vector<int> my_members, std::vector<int> my_devices,
+                                 const PairwiseRequest& shape) {
   NcclPairwisePlan plan;
   plan.groups = {std::move(names)};
   plan.unit = std::move(unit);
@@ -169,8 +181,8 @@ NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string uni
   return plan;
 }
 
-std::vector<std::string> round_requests(const std::vector<std::pair<int, int>>& round, const std::vector<int>& my_members,
-                                        const PairwiseRequest& shape) {
+std::vector<std::string> round_requests(const std::vector<std::pair<int, int>>& round,
+                                        const std::vector<int>& my_members, const PairwiseRequest& shape) {
   std::vector<std::string> requests;
   for (const int member : my_members) {
     PairwiseRequest request = shape;
@@ -180,21 +192,24 @@ std::vector<std::string> round_requests(const std::vector<std::pair<int, int>>& 
   return requests;
 }
 
-NcclPairwiseMap measure_nccl_pairwise(ControlPlane& control, const WorkerCommand& command, const NcclRunOptions& run,
-                                      const NcclPairwisePlan& plan) {
+NcclPairwiseMap measure_nccl_pairwise(ControlPlane& control, const WorkerCommand& command,
+                                      const NcclRunOptions& run, const NcclPairwisePlan& plan) {
   if (plan.my_group < 0 || static_cast<std::size_t>(plan.my_group) >= plan.groups.size())
     throw Error("pairwise map: this supervisor's group is not one of the plan's");
   StepOutcome outcome;
-  std::unique_ptr<WorkerGroup> workers = plan.my_members.empty() ? nullptr : spawn_workers(command, run, plan, outcome);
+  std::unique_ptr<WorkerGroup> workers =
+      plan.my_members.empty() ? nullptr : spawn_workers(command, run, plan, outcome);
   std::vector<json> entries;
-  const AgreedStep agreed = run_rounds(control, workers.get(), run, plan, init_members(control, workers.get(), run, plan, outcome), entries);
+  const AgreedStep agreed = run_rounds(control, workers.get(), run, plan,
+                                       init_members(control, workers.get(), run, plan, outcome), entries);
   NcclPairwiseMap map;
   if (!agreed.outcome.ok()) {
     if (workers) workers->kill_all();
     map.failure = agreed.outcome.reason;
     return map;
   }
-  if (workers) workers->finish(std::min(to_milliseconds(run.case_timeout_s), std::chrono::milliseconds(10000)));
+  if (workers)
+    workers->finish(std::min(to_milliseconds(run.case_timeout_s), std::chrono::milliseconds(10000)));
   if (control.rank() == 0) map.matrices = matrices_from(plan, entries);
   return map;
 }

@@ -27,13 +27,15 @@ struct NcclPairwisePlan {
   int my_group = 0;             // the group of this supervisor's workers
   std::vector<int> my_members;  // their member indices in that group (none: this supervisor only agrees)
   std::vector<int> my_devices;  // their CUDA devices
-  std::vector<int> my_ranks;    // their job ranks, for messages ("rank 5 worker ..."); empty: the member indices
-  PairwiseRequest shape;        // bytes, samples, exchanges per sample (the peer is set per round)
+  std::vector<int>
+      my_ranks;           // their job ranks, for messages ("rank 5 worker ..."); empty: the member indices
+  PairwiseRequest shape;  // bytes, samples, exchanges per sample (the peer is set per round)
 };
 
 // A plan of one group: every member's name (the map's rows) and this supervisor's members.
-NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string unit, std::vector<int> my_members,
-                                 std::vector<int> my_devices, const PairwiseRequest& shape);
+NcclPairwisePlan single_map_plan(std::vector<std::string> names, std::string unit,
+                                 std::vector<int> my_members, std::vector<int> my_devices,
+                                 const PairwiseRequest& shape);
 
 struct NcclPairwiseMap {
   // Control rank 0, when every round was measured: one per group, in the plan's order (a group of
@@ -46,11 +48,11 @@ struct NcclPairwiseMap {
 
 // Every supervisor calls it, with the same groups; in each group, the supervisor whose workers
 // include member 0 makes that group's unique id.
-NcclPairwiseMap measure_nccl_pairwise(ControlPlane& control, const WorkerCommand& command, const NcclRunOptions& run,
-                                      const NcclPairwisePlan& plan);
+NcclPairwiseMap measure_nccl_pairwise(ControlPlane& control, const WorkerCommand& command,
+                                      const NcclRunOptions& run, const NcclPairwisePlan& plan);
 
 // One round's requests for this supervisor's workers: each worker's peer in `round`, or -1.
-std::vector<std::string> round_requests(const std::vector<std::pair<int, int>>& round, const std::vector<int>& my_members,
-                                        const PairwiseRequest& shape);
+std::vector<std::string> round_requests(const std::vector<std::pair<int, int>>& round,
+                                        const std::vector<int>& my_members, const PairwiseRequest& shape);
 
 }  // namespace commtune

@@ -16,8 +16,10 @@ struct BatchFailed {
 
 class SupervisedBatchTimer : public BatchTimer {
  public:
-  using RunBatch = std::function<StepOutcome(std::size_t iterations, std::size_t block, nlohmann::json& data)>;
-  SupervisedBatchTimer(RunBatch run, bool graph, int nranks) : run_(std::move(run)), graph_(graph), nranks_(nranks) {}
+  using RunBatch =
+      std::function<StepOutcome(std::size_t iterations, std::size_t block, nlohmann::json& data)>;
+  SupervisedBatchTimer(RunBatch run, bool graph, int nranks)
+      : run_(std::move(run)), graph_(graph), nranks_(nranks) {}
 
   // A graph is timed from outside only: each batch gives one mean.
   SampleUnit unit() const override { return graph_ ? SampleUnit::BatchMean : SampleUnit::Iteration; }
@@ -33,7 +35,8 @@ class SupervisedBatchTimer : public BatchTimer {
     if (!outcome.ok()) throw BatchFailed{outcome};
     const TimedBatch batch = timed_batch_from_json(data);
     BatchTimes out{batch.seconds, batch.loop_seconds, {}};
-    for (const RankCpu& rank : rank_cpu_of(data, nranks_)) {  // each worker's host thread: its share of the CPU
+    for (const RankCpu& rank :
+         rank_cpu_of(data, nranks_)) {  // each worker's host thread: its share of the CPU
       out.rank_cpu_s.push_back(rank.cpu_s);
       out.rank_wall_s.push_back(rank.wall_s);
     }
@@ -46,11 +49,10 @@ class SupervisedBatchTimer : public BatchTimer {
   int nranks_;
 };
 
-
 // This supervisor's workers' replies combined; each body that is an object gets its worker's
 // global rank as "rank" (what the combiners of per-rank figures key on).
-nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerGroup& workers, const CombineData& combine,
-                          StepOutcome& outcome) {
+nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerGroup& workers,
+                          const CombineData& combine, StepOutcome& outcome) {
   if (!outcome.ok()) return nullptr;
   std::vector<nlohmann::json> bodies;
   for (std::size_t w = 0; w < replies.size(); ++w) {
@@ -68,18 +70,26 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerG
 }  // namespace
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
-                                       const NcclRunOptions& run, int nranks, std::unique_ptr<NcclChoiceSource> choice)
-    : control_(&control), workers_(std::move(workers)), run_(run), nranks_(nranks), choice_(std::move(choice)) {}
+                                       const NcclRunOptions& run, int nranks,
+                                       std::unique_ptr<NcclChoiceSource> choice)
+    : control_(&control),
+      workers_(std::move(workers)),
+      run_(run),
+      nranks_(nranks),
+      choice_(std::move(choice)) {}
 
 NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
-    : nranks_(nranks), stopped_status_(init_failure.case_status()), stopped_reason_("setting not applied: " + init_failure.reason) {}
+    : nranks_(nranks),
+      stopped_status_(init_failure.case_status()),
+      stopped_reason_("setting not applied: " + init_failure.reason) {}
 
 NcclSettingSession::~NcclSettingSession() {
-  if (workers_ && workers_->alive()) workers_->finish(std::min(to_milliseconds(run_.case_timeout_s), std::chrono::milliseconds(10000)));
+  if (workers_ && workers_->alive())
+    workers_->finish(std::min(to_milliseconds(run_.case_timeout_s), std::chrono::milliseconds(10000)));
 }
 
-StepOutcome NcclSettingSession::step(const std::string& name, const std::string& request, const CombineData& combine,
-                                     nlohmann::json& data) {
+StepOutcome NcclSettingSession::step(const std::string& name, const std::string& request,
+                                     const CombineData& combine, nlohmann::json& data) {
   std::vector<WorkerReply> replies;
   StepOutcome outcome = workers_->exchange({request}, to_milliseconds(run_.case_timeout_s), name, replies);
   const nlohmann::json mine = local_data(replies, *workers_, combine, outcome);
@@ -93,10 +103,12 @@ CaseResult NcclSettingSession::stopped_case(const Case& c, const Setting& settin
   return failed_case(c, setting.name, nranks_, stopped_status_, stopped_reason_);
 }
 
-CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome) {
+CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting,
+                                           const StepOutcome& outcome) {
   if (outcome.fatal) {
     stopped_status_ = CaseStatus::Skipped;
-    stopped_reason_ = "not run: the setting's workers were stopped after case " + std::to_string(c.index) + ": " + outcome.reason;
+    stopped_reason_ = "not run: the setting's workers were stopped after case " + std::to_string(c.index) +
+                      ": " + outcome.reason;
   }
   return failed_case(c, setting.name, nranks_, outcome.case_status(), outcome.reason);
 }
@@ -127,7 +139,8 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
       run_.graph, nranks_);
   CaseResult measured;
   try {
-    measured = with_choice(measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
+    measured = with_choice(
+        measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }

@@ -19,8 +19,8 @@ class NcclSettingSession : public SettingSession {
  public:
   // A session whose workers initialised their communicator.
   // `choice`: where the default setting's cases learn what NCCL chose (null for other settings).
-  NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run, int nranks,
-                     std::unique_ptr<NcclChoiceSource> choice = nullptr);
+  NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
+                     int nranks, std::unique_ptr<NcclChoiceSource> choice = nullptr);
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
@@ -28,7 +28,8 @@ class NcclSettingSession : public SettingSession {
   CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override;
 
  private:
-  StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine, nlohmann::json& data);
+  StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine,
+                   nlohmann::json& data);
   CaseResult stopped_case(const Case& c, const Setting& setting) const;
   CaseResult failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome);
   CaseResult with_choice(CaseResult result);
@@ -39,7 +40,8 @@ class NcclSettingSession : public SettingSession {
   int nranks_ = 1;
   CaseStatus stopped_status_ = CaseStatus::Skipped;
   std::string stopped_reason_;
-  std::unique_ptr<NcclChoiceSource> choice_;  // destroyed before the workers' group; they have finished by then
+  std::unique_ptr<NcclChoiceSource>
+      choice_;  // destroyed before the workers' group; they have finished by then
 };
 
 }  // namespace commtune

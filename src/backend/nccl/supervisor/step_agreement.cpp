@@ -11,7 +11,10 @@ namespace {
 using nlohmann::json;
 
 json encode(const StepOutcome& outcome, const json& data) {
-  return json{{"status", static_cast<int>(outcome.status)}, {"reason", outcome.reason}, {"fatal", outcome.fatal}, {"data", data}};
+  return json{{"status", static_cast<int>(outcome.status)},
+              {"reason", outcome.reason},
+              {"fatal", outcome.fatal},
+              {"data", data}};
 }
 
 StepOutcome decode_outcome(const json& j) {
@@ -32,23 +35,31 @@ json decide(const std::vector<std::string>& offers, const CombineData& combine) 
   try {
     return encode(verdict, combine(datas));
   } catch (const std::exception& e) {  // decided on rank 0 alone: must still reach every rank
-    return encode(StepOutcome{StepStatus::Failed, std::string("inconsistent worker replies: ") + e.what(), true}, json());
+    return encode(
+        StepOutcome{StepStatus::Failed, std::string("inconsistent worker replies: ") + e.what(), true},
+        json());
   }
 }
 
 }  // namespace
 
 StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes) {
-  const auto failed = std::find_if(outcomes.begin(), outcomes.end(), [](const StepOutcome& o) { return o.status == StepStatus::Failed; });
-  const auto timed_out = std::find_if(outcomes.begin(), outcomes.end(), [](const StepOutcome& o) { return o.status == StepStatus::TimedOut; });
-  StepOutcome verdict = failed != outcomes.end() ? *failed : timed_out != outcomes.end() ? *timed_out : StepOutcome{};
+  const auto failed = std::find_if(outcomes.begin(), outcomes.end(),
+                                   [](const StepOutcome& o) { return o.status == StepStatus::Failed; });
+  const auto timed_out = std::find_if(outcomes.begin(), outcomes.end(),
+                                      [](const StepOutcome& o) { return o.status == StepStatus::TimedOut; });
+  StepOutcome verdict = failed != outcomes.end()      ? *failed
+                        : timed_out != outcomes.end() ? *timed_out
+                                                      : StepOutcome{};
   verdict.fatal = std::any_of(outcomes.begin(), outcomes.end(), [](const StepOutcome& o) { return o.fatal; });
   return verdict;
 }
 
-AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const json& data, const CombineData& combine) {
+AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const json& data,
+                      const CombineData& combine) {
   const std::vector<std::string> offers = control.gather_to_root(encode(local, data).dump());
-  const std::string decided = control.broadcast_from_root(control.rank() == 0 ? decide(offers, combine).dump() : "");
+  const std::string decided =
+      control.broadcast_from_root(control.rank() == 0 ? decide(offers, combine).dump() : "");
   const json j = json::parse(decided);
   return AgreedStep{decode_outcome(j), j.at("data")};
 }
@@ -74,7 +85,8 @@ json combine_timed_batches(const std::vector<json>& parts) {
   bool every_cpu = true;
   for (const auto& part : parts) {
     const TimedBatch batch = timed_batch_from_json(part);
-    if (batch.seconds.size() != longest.size()) throw BackendError("workers timed different numbers of iterations");
+    if (batch.seconds.size() != longest.size())
+      throw BackendError("workers timed different numbers of iterations");
     for (std::size_t i = 0; i < longest.size(); ++i) longest[i] = std::max(longest[i], batch.seconds[i]);
     const int weight = part.value("ranks", 1);  // a part already combined over several ranks
     loop_sum += batch.loop_seconds * weight;

@@ -22,7 +22,8 @@ using CombineData = std::function<nlohmann::json(const std::vector<nlohmann::jso
 // The CombineData of a step whose ranks send no data: an empty object.
 inline nlohmann::json no_data(const std::vector<nlohmann::json>&) { return nlohmann::json::object(); }
 
-AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const nlohmann::json& data, const CombineData& combine);
+AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const nlohmann::json& data,
+                      const CombineData& combine);
 
 // The verdict among several outcomes: the first plain failure, else the first timeout, else ok.
 StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes);

@@ -14,7 +14,9 @@ struct StepOutcome {
   std::string reason;  // names the rank and the step; NCCL's own error text where there is one
   bool fatal = false;  // the workers cannot go on: they are (or must be) stopped
   bool ok() const { return status == StepStatus::Ok; }
-  CaseStatus case_status() const { return status == StepStatus::TimedOut ? CaseStatus::TimedOut : CaseStatus::Failed; }
+  CaseStatus case_status() const {
+    return status == StepStatus::TimedOut ? CaseStatus::TimedOut : CaseStatus::Failed;
+  }
 };
 
 }  // namespace commtune

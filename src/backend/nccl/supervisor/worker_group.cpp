@@ -26,7 +26,8 @@ std::vector<pollfd> pending_fds(const std::vector<std::unique_ptr<WorkerProcess>
 
 }  // namespace
 
-WorkerGroup::WorkerGroup(const std::vector<WorkerSpawn>& spawns, std::vector<int> ranks) : ranks_(std::move(ranks)) {
+WorkerGroup::WorkerGroup(const std::vector<WorkerSpawn>& spawns, std::vector<int> ranks)
+    : ranks_(std::move(ranks)) {
   for (const auto& spawn : spawns) workers_.push_back(std::make_unique<WorkerProcess>(spawn));
 }
 
@@ -36,7 +37,8 @@ StepOutcome WorkerGroup::lost(std::size_t worker, const std::string& step, const
   const std::string ending = workers_[worker]->reap(std::chrono::milliseconds(500));
   kill_all();
   return StepOutcome{StepStatus::Failed,
-                     "rank " + std::to_string(ranks_[worker]) + " worker " + cause + " during " + step + " (it " + ending + ")",
+                     "rank " + std::to_string(ranks_[worker]) + " worker " + cause + " during " + step +
+                         " (it " + ending + ")",
                      true};
 }
 
@@ -60,11 +62,12 @@ StepOutcome WorkerGroup::poll_until(Clock::time_point deadline, std::chrono::mil
   while (std::find(answered.begin(), answered.end(), false) != answered.end()) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      const std::size_t late = static_cast<std::size_t>(std::find(answered.begin(), answered.end(), false) - answered.begin());
+      const std::size_t late =
+          static_cast<std::size_t>(std::find(answered.begin(), answered.end(), false) - answered.begin());
       kill_all();
       return StepOutcome{StepStatus::TimedOut,
-                         "rank " + std::to_string(ranks_[late]) + " worker did not finish " + step + " within " +
-                             seconds_text(timeout) + " (hung; workers killed)",
+                         "rank " + std::to_string(ranks_[late]) + " worker did not finish " + step +
+                             " within " + seconds_text(timeout) + " (hung; workers killed)",
                          true};
     }
     std::vector<pollfd> fds = pending_fds(workers_, answered);
@@ -80,7 +83,8 @@ StepOutcome WorkerGroup::poll_until(Clock::time_point deadline, std::chrono::mil
         }
         answered[i] = true;
         if (!replies[i].ok && outcome.ok())
-          outcome = StepOutcome{StepStatus::Failed, "rank " + std::to_string(ranks_[i]) + ": " + step + ": " + replies[i].error,
+          outcome = StepOutcome{StepStatus::Failed,
+                                "rank " + std::to_string(ranks_[i]) + ": " + step + ": " + replies[i].error,
                                 replies[i].fatal};
         if (!replies[i].ok && replies[i].fatal) {
           kill_all();
@@ -100,8 +104,9 @@ void WorkerGroup::finish(std::chrono::milliseconds grace) {
   for (auto& worker : workers_) worker->send(line);
   const auto deadline = Clock::now() + grace;
   for (auto& worker : workers_) {
-    const auto left = std::max(std::chrono::milliseconds(0),
-                               std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
+    const auto left =
+        std::max(std::chrono::milliseconds(0),
+                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
     worker->reap(left);
   }
   alive_ = false;

@@ -37,8 +37,9 @@ class WorkerGroup {
 
  private:
   StepOutcome lost(std::size_t worker, const std::string& step, const std::string& cause);
-  StepOutcome poll_until(Clock::time_point deadline, std::chrono::milliseconds timeout, const std::string& step,
-                         std::vector<WorkerReply>& replies, std::vector<bool>& answered);
+  StepOutcome poll_until(Clock::time_point deadline, std::chrono::milliseconds timeout,
+                         const std::string& step, std::vector<WorkerReply>& replies,
+                         std::vector<bool>& answered);
 
   std::vector<std::unique_ptr<WorkerProcess>> workers_;
   std::vector<int> ranks_;

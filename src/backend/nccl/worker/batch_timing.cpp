@@ -12,7 +12,8 @@ TimedBatch batch_from_marks(std::span<const double> marks, std::size_t block) {
   if (block == 0) throw BackendError("a timed batch needs blocks of at least one iteration");
   TimedBatch batch;
   batch.seconds.reserve(marks.size() - 2);
-  for (std::size_t i = 2; i < marks.size(); ++i) batch.seconds.push_back((marks[i] - marks[i - 1]) / static_cast<double>(block));
+  for (std::size_t i = 2; i < marks.size(); ++i)
+    batch.seconds.push_back((marks[i] - marks[i - 1]) / static_cast<double>(block));
   batch.loop_seconds = marks.back() - marks[1];
   return batch;
 }

@@ -40,7 +40,8 @@ std::optional<bool> multicast_supported(int device) {
   std::optional<bool> supported;
   CUdevice handle = 0;
   int value = 0;
-  if (init != nullptr && get != nullptr && attribute != nullptr && init(0) == CUDA_SUCCESS && get(&handle, device) == CUDA_SUCCESS &&
+  if (init != nullptr && get != nullptr && attribute != nullptr && init(0) == CUDA_SUCCESS &&
+      get(&handle, device) == CUDA_SUCCESS &&
       attribute(&value, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, handle) == CUDA_SUCCESS)
     supported = value != 0;
   dlclose(driver);
@@ -64,8 +65,8 @@ GpuCount count_visible_gpus(bool driver_present) {
   if (error == cudaErrorNoDevice || (error == cudaErrorInsufficientDriver && !driver_present)) return {0, ""};
   std::string problem = cuda_said("cudaGetDeviceCount", error);
   if (error == cudaErrorInsufficientDriver)
-    problem += " (driver supports CUDA " + version_or_unknown(cudaDriverGetVersion) + ", this commtune needs CUDA " +
-               version_or_unknown(cudaRuntimeGetVersion) + ")";
+    problem += " (driver supports CUDA " + version_or_unknown(cudaDriverGetVersion) +
+               ", this commtune needs CUDA " + version_or_unknown(cudaRuntimeGetVersion) + ")";
   return {0, problem};
 }
 
@@ -74,11 +75,12 @@ nlohmann::json device_attributes(int device) {
   require(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
   char bus[32] = {0};
   require(cudaDeviceGetPCIBusId(bus, sizeof bus, device), "cudaDeviceGetPCIBusId");
-  nlohmann::json facts = {{"index", device},
-                          {"name", properties.name},
-                          {"pci_bus_id", bus},
-                          {"compute_capability", std::to_string(properties.major) + "." + std::to_string(properties.minor)},
-                          {"total_bytes", properties.totalGlobalMem}};
+  nlohmann::json facts = {
+      {"index", device},
+      {"name", properties.name},
+      {"pci_bus_id", bus},
+      {"compute_capability", std::to_string(properties.major) + "." + std::to_string(properties.minor)},
+      {"total_bytes", properties.totalGlobalMem}};
   if (const std::optional<bool> multicast = multicast_supported(device)) facts["multicast"] = *multicast;
   return facts;
 }
@@ -93,6 +95,8 @@ nlohmann::json probe_visible_devices() {
           {"devices", devices}};
 }
 
-std::string cuda_version_text(int code) { return std::to_string(code / 1000) + "." + std::to_string(code % 1000 / 10); }
+std::string cuda_version_text(int code) {
+  return std::to_string(code / 1000) + "." + std::to_string(code % 1000 / 10);
+}
 
 }  // namespace commtune

@@ -38,7 +38,8 @@ class DeviceCase {
  public:
   // Allocates; throws BackendError (not fatal) when the buffers do not fit. With an arena, takes
   // the buffers from it instead, sized for a case of `largest_bytes`.
-  DeviceCase(const Case& c, int rank, int nranks, DeviceArena* arena = nullptr, std::uint64_t largest_bytes = 0);
+  DeviceCase(const Case& c, int rank, int nranks, DeviceArena* arena = nullptr,
+             std::uint64_t largest_bytes = 0);
 
   // Fills the inputs and poisons the results (also zeroes the barrier's scratch buffers).
   void fill_for_check(cudaStream_t stream);
@@ -62,7 +63,8 @@ class DeviceCase {
   bool in_place() const { return case_.placement == Placement::InPlace; }
   std::byte* input() const;   // where this rank's input lives
   std::byte* result() const;  // where this rank's result lands
-  ncclResult_t launch_on(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv, std::size_t count) const;
+  ncclResult_t launch_on(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv,
+                         std::size_t count) const;
   std::size_t scratch_bytes() const;  // one of the barrier's two scratch buffers
 
   Case case_;
@@ -71,8 +73,8 @@ class DeviceCase {
   InPlaceOffsets in_place_offsets_;
   std::size_t element_size_;
   DeviceBuffer owned_send_, owned_recv_, owned_scratch_;  // without an arena
-  std::byte* send_ = nullptr;     // null in place
-  std::byte* recv_ = nullptr;     // in place, the rank's one buffer
+  std::byte* send_ = nullptr;                             // null in place
+  std::byte* recv_ = nullptr;                             // in place, the rank's one buffer
   std::byte* scratch_ = nullptr;  // the barrier's send buffer, then its receive buffer
 };
 

@@ -12,8 +12,8 @@ struct GpuCount {
 };
 
 bool nccl_backend_built();
-GpuCount visible_gpus();               // count 0 and no problem where there is no driver or no GPU
-int visible_gpu_count();               // visible_gpus().count
-std::string nccl_runtime_version();    // "2.28.9", or "not built"
+GpuCount visible_gpus();             // count 0 and no problem where there is no driver or no GPU
+int visible_gpu_count();             // visible_gpus().count
+std::string nccl_runtime_version();  // "2.28.9", or "not built"
 
 }  // namespace commtune

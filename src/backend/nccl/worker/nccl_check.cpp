@@ -14,7 +14,8 @@ std::string nccl_error_text(ncclResult_t result, ncclComm_t comm) {
 void check_cuda(cudaError_t error, const char* what, bool fatal) {
   if (error == cudaSuccess) return;
   cudaGetLastError();  // clear a sticky-free error so the next call starts clean
-  const std::string text = std::string(what) + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error);
+  const std::string text =
+      std::string(what) + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error);
   if (fatal) throw CommunicatorLost(text);
   throw BackendError(text);
 }
@@ -27,7 +28,8 @@ void check_nccl(ncclResult_t result, ncclComm_t comm, const char* what, bool fat
 }
 
 std::string nccl_version_text(int code) {
-  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+         std::to_string(code % 100);
 }
 
 }  // namespace commtune

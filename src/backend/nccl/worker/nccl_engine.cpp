@@ -104,7 +104,8 @@ class StreamCapture {
  public:
   explicit StreamCapture(cudaStream_t stream) : stream_(stream) {
     // Thread-local mode, as nccl-tests: NCCL may call CUDA from its own threads meanwhile.
-    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", true);
+    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture",
+               true);
   }
   ~StreamCapture() { abandon(); }
   StreamCapture(const StreamCapture&) = delete;
@@ -201,8 +202,10 @@ class NcclEngine : public WorkerEngine {
     const ncclResult_t result =
         ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config);
     if (result == ncclInProgress)
-      abort_comm("ncclCommInitRankConfig: NCCL_COMM_BLOCKING=0 in the environment made the communicator non-blocking; "
-                 "the worker needs a blocking one");
+      abort_comm(
+          "ncclCommInitRankConfig: NCCL_COMM_BLOCKING=0 in the environment made the communicator "
+          "non-blocking; "
+          "the worker needs a blocking one");
     if (result != ncclSuccess) abort_comm("ncclCommInitRankConfig: " + nccl_error_text(result, comm_));
     require_healthy("communicator init");
     int version = 0;
@@ -259,14 +262,16 @@ class NcclEngine : public WorkerEngine {
     require_healthy("the communicator failed before this pairwise round");
     if (r.peer < 0) return {};
     if (r.peer >= identity_.nranks || r.peer == identity_.rank)
-      throw BackendError("pairwise: peer " + std::to_string(r.peer) + " is not another rank of the communicator");
+      throw BackendError("pairwise: peer " + std::to_string(r.peer) +
+                         " is not another rank of the communicator");
     current_.reset();  // a case's buffers are not needed meanwhile
     const PairBuffers buffers(r.bytes);
     exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, 1);
     PairSamples out;
     for (int s = 0; s < r.samples; ++s)
-      out.latency_us.push_back(exchanges_seconds(buffers.small_send, buffers.small_recv, 8, r.peer, r.latency_exchanges) /
-                               r.latency_exchanges * 1e6);
+      out.latency_us.push_back(
+          exchanges_seconds(buffers.small_send, buffers.small_recv, 8, r.peer, r.latency_exchanges) /
+          r.latency_exchanges * 1e6);
     for (int s = 0; s < r.samples; ++s)
       out.gbps.push_back(static_cast<double>(r.bytes) * r.exchanges /
                          exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, r.exchanges) / 1e9);
@@ -289,10 +294,12 @@ class NcclEngine : public WorkerEngine {
     require_launched("ncclGroupEnd (pairwise exchange)", ended);
   }
 
-  double exchanges_seconds(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer, int count) {
+  double exchanges_seconds(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer,
+                           int count) {
     EventPool events(2);
     enqueue_or_drain([&] {
-      enqueue_exchange(send, recv, std::min<std::size_t>(bytes, 8), peer);  // the barrier: the buffers' first bytes
+      enqueue_exchange(send, recv, std::min<std::size_t>(bytes, 8),
+                       peer);  // the barrier: the buffers' first bytes
       record(events[0]);
       for (int k = 0; k < count; ++k) enqueue_exchange(send, recv, bytes, peer);
       record(events[1]);
@@ -379,7 +386,8 @@ class NcclEngine : public WorkerEngine {
     ncclResult_t state = ncclSuccess;
     const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
     if (queried != ncclSuccess || state != ncclSuccess)
-      abort_comm(text + "; the communicator is in error: " + ncclGetErrorString(queried != ncclSuccess ? queried : state));
+      abort_comm(text + "; the communicator is in error: " +
+                 ncclGetErrorString(queried != ncclSuccess ? queried : state));
     throw BackendError(text);
   }
 
@@ -413,8 +421,10 @@ class NcclEngine : public WorkerEngine {
     current_.reset();
     if (comm_ != nullptr) {
       // Blocking finalize waits for outstanding work; destroy only a communicator that finalized.
-      if (ncclCommFinalize(comm_) == ncclSuccess) ncclCommDestroy(comm_);
-      else ncclCommAbort(comm_);
+      if (ncclCommFinalize(comm_) == ncclSuccess)
+        ncclCommDestroy(comm_);
+      else
+        ncclCommAbort(comm_);
       comm_ = nullptr;
     }
     arena_.reset();  // after the communicator: its registrations are gone with it

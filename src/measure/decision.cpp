@@ -1,0 +1,56 @@
+#include "measure/decision.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/text_format.hpp"
+
+namespace commtune {
+
+DecisionRule decision_rule(double margin, const std::string& input) {
+  if (!std::isfinite(margin) || margin < 0 || margin >= 1)
+    throw InputError(input + " must be a fraction in [0, 1), e.g. 0.02");
+  return DecisionRule{.margin = margin};
+}
+
+Comparison compare_stats(const SampleStats& baseline, const SampleStats& candidate) {
+  Comparison c;
+  c.baseline_us = baseline.median;
+  c.candidate_us = candidate.median;
+  c.change = baseline.median > 0 ? (candidate.median - baseline.median) / baseline.median : 0.0;
+  c.disjoint_faster = candidate.median_ci_high < baseline.median_ci_low;
+  c.disjoint_slower = candidate.median_ci_low > baseline.median_ci_high;
+  c.noise_floor = std::max(relative_ci_half_width(baseline), relative_ci_half_width(candidate));
+  return c;
+}
+
+double practical_threshold(const Comparison& c, const DecisionRule& rule) {
+  return std::max(rule.margin, c.noise_floor);
+}
+
+bool clearly_faster(const Comparison& c, const DecisionRule& rule) {
+  return c.disjoint_faster && gain_of(c) >= practical_threshold(c, rule);
+}
+
+// The same rule with the two sides swapped: the baseline clearly faster than the candidate, its gain
+// taken relative to the candidate's time, (candidate - baseline) / candidate.
+bool clearly_slower(const Comparison& c, const DecisionRule& rule) {
+  return c.disjoint_slower && c.change / (1.0 + c.change) >= practical_threshold(c, rule);
+}
+
+// Symmetric, as the relation must be whichever side is the baseline: the difference is taken
+// relative to the faster of the two.
+bool practically_equal(const Comparison& c, const DecisionRule& rule) {
+  return std::abs(c.change) / std::min(1.0, 1.0 + c.change) + c.noise_floor <= rule.margin;
+}
+
+bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& candidate_rounds) {
+  return candidate_rounds.max < baseline_rounds.min;
+}
+
+std::string rule_text(const DecisionRule& rule) {
+  return "disjoint median CIs and a gain >= max(" + format_percent(rule.margin) + ", noise floor)";
+}
+
+}  // namespace commtune

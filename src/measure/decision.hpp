@@ -1,0 +1,63 @@
+#pragma once
+// The one rule for "is A faster than B, by how much, with what confidence, and are they practically
+// equal", from the summaries a results file keeps: medians and their distribution-free ~95%
+// confidence intervals (measure/statistics.hpp). The tuner, racing, the re-measure's pruning and
+// every text that states the rule use this file; the margin flows to all of them from the command
+// line (`sweep --margin`, `tune --margin`) or the config's "margin".
+//
+// - Clearly faster: the two median intervals do not overlap (Hoefler & Belli) and the time saved
+//   is at least the practical threshold, max(margin, noise floor), where the noise floor is the
+//   larger relative half-width of the two intervals.
+// - Practically equal: the difference relative to the faster one, plus the noise floor, is within
+//   the margin: no amount of sampling can make either clear it.
+// - Still confirmable (the re-measure, whose interval over few rounds is the range of the round
+//   medians): every round median of the candidate below every one of the baseline's.
+#include <string>
+
+#include "measure/statistics.hpp"
+
+namespace commtune {
+
+inline constexpr double kDefaultMargin = 0.02;
+
+// What a winner must clear. One value per command: parsed once, carried by the sweep's options
+// and the tuner's.
+struct DecisionRule {
+  double margin = kDefaultMargin;  // least fraction of time a winner saves (the noise floor if larger)
+};
+
+// Throws InputError naming `input` unless the margin is a fraction in [0, 1).
+DecisionRule decision_rule(double margin, const std::string& input);
+
+struct Comparison {
+  double baseline_us = 0;         // baseline median
+  double candidate_us = 0;        // candidate median
+  double change = 0;              // (candidate - baseline) / baseline: negative is faster
+  bool disjoint_faster = false;   // candidate CI entirely below the baseline CI
+  bool disjoint_slower = false;   // candidate CI entirely above the baseline CI
+  double noise_floor = 0;         // larger relative CI half-width of the two medians
+};
+
+Comparison compare_stats(const SampleStats& baseline, const SampleStats& candidate);
+
+// Time saved relative to the baseline (positive: candidate faster).
+inline double gain_of(const Comparison& c) { return -c.change; }
+
+// The bar a difference must clear to count: max(margin, noise floor).
+double practical_threshold(const Comparison& c, const DecisionRule& rule);
+
+bool clearly_faster(const Comparison& c, const DecisionRule& rule);
+// Exactly when the baseline, judged as the candidate against this candidate, is clearly faster: the
+// rule is one relation, seen from either side.
+bool clearly_slower(const Comparison& c, const DecisionRule& rule);
+bool practically_equal(const Comparison& c, const DecisionRule& rule);
+
+// The re-measure: whether the candidate's round medians (min..max) can still all end below the
+// baseline's, given that a range only widens as rounds are added.
+bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& candidate_rounds);
+
+// The rule in words, for every output that states it: "disjoint median CIs and a gain >= max(2.0%,
+// noise floor)".
+std::string rule_text(const DecisionRule& rule);
+
+}  // namespace commtune
