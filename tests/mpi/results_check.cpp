@@ -24,7 +24,6 @@ struct Expectations {
   bool complete = true;
   std::set<std::string> failing_settings;   // may fail; every other case must measure
   std::vector<std::string> distinct_pairs;  // "settingA:settingB:collective:bytes" must differ
-  std::vector<std::string> distinct_any;    // "s1,s2,...:collective:bytes": some pair must differ
 };
 
 int failures = 0;
@@ -89,28 +88,12 @@ void check_distinct(const commtune::ResultsDocument& doc, const std::string& spe
   if (overlap(*a, *b)) fail("--distinct " + spec + ": median confidence intervals overlap");
 }
 
-// Forced algorithms must give their own figures: the fastest and slowest of the listed settings
-// must not overlap (which pair that is depends on the machine).
-void check_distinct_any(const commtune::ResultsDocument& doc, const std::string& spec) {
-  const std::vector<std::string> parts = split(spec, ':');
-  if (parts.size() != 3) return fail("bad --distinct-any " + spec);
-  const CaseResult *fastest = nullptr, *slowest = nullptr;
-  for (const auto& setting : split(parts[0], ',')) {
-    const auto* r = find(doc, setting, parts[1], std::stoull(parts[2]));
-    if (!r) return fail("--distinct-any " + spec + ": no measured case for " + setting);
-    std::cout << setting << " " << parts[1] << " " << parts[2] << " B: " << r->time_us.median << " us\n";
-    if (!fastest || r->time_us.median < fastest->time_us.median) fastest = r;
-    if (!slowest || r->time_us.median > slowest->time_us.median) slowest = r;
-  }
-  if (overlap(*fastest, *slowest)) fail("--distinct-any " + spec + ": all medians' intervals overlap");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: results_check FILE [--min-cases N] [--nranks N] [--incomplete] [--may-fail SETTING] "
-                 "[--distinct A:B:COLLECTIVE:BYTES] [--distinct-any A,B,...:COLLECTIVE:BYTES]\n";
+                 "[--distinct A:B:COLLECTIVE:BYTES]\n";
     return 2;
   }
   Expectations e;
@@ -130,8 +113,6 @@ int main(int argc, char** argv) {
       e.failing_settings.insert(value);
     else if (flag == "--distinct")
       e.distinct_pairs.push_back(value);
-    else if (flag == "--distinct-any")
-      e.distinct_any.push_back(value);
     else
       return std::cerr << "unknown flag " << flag << "\n", 2;
   }
@@ -142,7 +123,6 @@ int main(int argc, char** argv) {
       fail("only " + std::to_string(doc.cases.size()) + " cases");
     for (const auto& r : doc.cases) check_case(r, e);
     for (const auto& spec : e.distinct_pairs) check_distinct(doc, spec);
-    for (const auto& spec : e.distinct_any) check_distinct_any(doc, spec);
     std::cout << argv[1] << ": " << doc.cases.size() << " cases checked, " << failures << " problems\n";
   } catch (const commtune::Error& err) {
     fail(err.what());
