@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend_kind.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/plan.hpp"
 #include "results/case_result.hpp"
@@ -25,7 +26,7 @@ class SettingSession {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;
+  virtual BackendKind kind() const = 0;
   // Ranks, ranks per host and memory, for the planner's size cap.
   virtual PlanLimits limits() const = 0;
   // What a setting, a case and an iteration roughly cost here, for --budget and the ETA.

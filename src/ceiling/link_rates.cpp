@@ -16,19 +16,6 @@ std::optional<int> nvlink_generation(const std::string& name) {
 
 double nvlink_link_gbps(int generation) { return generation >= 5 ? 50.0 : generation == 1 ? 20.0 : 25.0; }
 
-int nvlink_links_per_gpu(int generation) {
-  switch (generation) {
-    case 1:
-      return 4;
-    case 2:
-      return 6;
-    case 3:
-      return 12;
-    default:
-      return 18;
-  }
-}
-
 double pcie_lane_gbps(int generation) {
   switch (generation) {
     case 1:

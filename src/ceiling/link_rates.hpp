@@ -11,8 +11,6 @@ namespace commtune {
 std::optional<int> nvlink_generation(const std::string& gpu_name);
 // Per link, per direction: NVLink 1: 20, 2-4: 25, 5: 50 GB/s.
 double nvlink_link_gbps(int generation);
-// Links per GPU on the SXM parts of a generation (P100 4, V100 6, A100 12, H100/H200 18, B200 18).
-int nvlink_links_per_gpu(int generation);
 
 // Per lane, per direction, after line encoding: Gen1 0.25 ... Gen5 3.938, Gen6 7.877 GB/s.
 double pcie_lane_gbps(int generation);

@@ -22,7 +22,7 @@ std::optional<Ceiling> network_ceiling(const PathFacts& f) {
   const double total = std::accumulate(f.nic_gbits.begin(), f.nic_gbits.end(), 0.0);
   const double fastest = *std::max_element(f.nic_gbits.begin(), f.nic_gbits.end());
   Ceiling c;
-  if (f.backend == "nccl") {
+  if (traits_of(f.backend).ceiling == CeilingKind::GpuPath) {  // NCCL stripes over every NIC
     c.gbps = nic_gbps(total);
     c.path = printf_string("%zu x %.0f Gb/s NIC per node", f.nic_gbits.size(), fastest);
     c.basis = "NICs per node x line rate, from sys/class/infiniband/*/ports/*/rate";
@@ -64,13 +64,14 @@ std::optional<Ceiling> host_ceiling(const PathFacts& f) {
 }  // namespace
 
 std::optional<Ceiling> path_ceiling(const PathFacts& f) {
-  if (f.backend == "nccl" && f.emulated_nodes) {
+  const bool gpu_path = traits_of(f.backend).ceiling == CeilingKind::GpuPath;
+  if (gpu_path && f.emulated_nodes) {
     auto c = host_ceiling(f);
     if (c) c->path = "host memory (emulated nodes: sockets inside one machine)";
     return c;
   }
   if (f.nodes > 1) return network_ceiling(f);
-  return f.backend == "nccl" ? gpu_ceiling(f) : host_ceiling(f);
+  return gpu_path ? gpu_ceiling(f) : host_ceiling(f);
 }
 
 int nvlinks_from_topology(const std::string& matrix) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_kind.hpp"
 #include "ceiling/ceiling.hpp"
 
 namespace commtune {
@@ -17,7 +18,7 @@ struct HostCopyBandwidth {
 };
 
 struct PathFacts {
-  std::string backend;  // "mpi" or "nccl"
+  BackendKind backend = BackendKind::Mpi;
   int nodes = 1;
   bool emulated_nodes = false;  // NCCL --emulate-nodes: sockets inside one machine
   std::string gpu_name;         // "NVIDIA H200"; empty when no GPU

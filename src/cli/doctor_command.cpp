@@ -20,7 +20,7 @@ void check_backend_flags(const DoctorCommandOptions& o, const BackendChoice& cho
                                       std::pair{"--case-timeout", o.nccl.case_timeout_s}})
     if (given(o, flag) && !(seconds >= 1e-3 && seconds <= kMaxCaseSeconds))
       throw InputError(std::string(flag) + " must be a number of seconds from 0.001 to 3600");
-  if (choice.name == "nccl") return;
+  if (choice.kind == BackendKind::Nccl) return;
   for (const char* flag : {"--ranks", "--emulate-nodes", "--init-timeout", "--case-timeout"})
     if (given(o, flag))
       throw InputError(std::string(flag) + " is an NCCL backend option; this doctor runs on " +
@@ -58,7 +58,7 @@ int run_doctor_command(const DoctorCommandOptions& o, int argc, char** argv, con
   std::error_code error;
   if (!std::filesystem::is_directory(o.system_root, error))
     throw InputError("--system-root " + quote_text(o.system_root) + ": not a directory");
-  const BackendChoice choice = choose_backend(o.backend, wiring);
+  const BackendChoice choice = choose_backend(parse_backend_or_auto(o.backend, "--backend"), wiring);
   check_backend_flags(o, choice);
   DoctorLaunch launch{o.quick, o.json_path, o.system_root, argc, argv};
   launch.choice = choice;

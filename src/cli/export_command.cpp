@@ -109,15 +109,14 @@ int run_export_command(const ExportCommandOptions& o) {
   if (rec.incomplete)  // the files say it in their notes; the ompi-rules file holds numbers only
     std::cerr << "commtune: note: tuned on an interrupted sweep (--allow-incomplete)\n";
   if (o.format == "all") return write_all(plan, o.out_dir, policy);
-  for (const auto& writer : make_export_writers()) {
-    if (writer->format() != o.format) continue;
-    if (!writer->applies_to(plan.backend))
-      throw InputError("format " + o.format + " does not apply to the " + plan.backend + " backend");
-    write_file(*writer, plan, o.out_path, policy);
-    return 0;
-  }
-  throw InputError("unknown --format '" + o.format +
-                   "' (shell, conf, docker, json, nccl-tuner, ompi-rules, all)");
+  const auto writers = make_export_writers();
+  const auto writer = std::find_if(writers.begin(), writers.end(),  // check_flags: it is there
+                                   [&](const auto& w) { return w->format() == o.format; });
+  if (!(*writer)->applies_to(plan.backend))
+    throw InputError("format " + o.format + " does not apply to the " + std::string(name_of(plan.backend)) +
+                     " backend");
+  write_file(**writer, plan, o.out_path, policy);
+  return 0;
 }
 
 }  // namespace commtune

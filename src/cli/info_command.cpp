@@ -31,7 +31,7 @@ int run_info_command(const Wiring& wiring) {
   }
   if (!plugin.problem.empty()) std::cout << ": " << plugin.problem;
   std::cout << "\n";
-  std::cout << "auto backend: " << choose_backend("auto", wiring).reason << "\n";
+  std::cout << "auto backend: " << choose_backend(std::nullopt, wiring).reason << "\n";
   return 0;
 }
 

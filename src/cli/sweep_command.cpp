@@ -87,7 +87,7 @@ std::vector<Collective> parse_collectives(const std::string& text) {
 void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   apply_sizes(o, s);
   apply_sampling(o, s.stopping);
-  if (given(o, "--backend")) s.backend = o.backend;
+  if (given(o, "--backend")) s.backend = parse_backend_or_auto(o.backend, "--backend");
   if (given(o, "--collectives")) s.collectives = parse_collectives(o.collectives);
   if (given(o, "-d")) s.dtype = for_flag("-d", [&] { return parse_data_type(o.dtype); });
   if (given(o, "-o")) s.op = for_flag("-o", [&] { return parse_reduce_op(o.op); });
@@ -116,19 +116,14 @@ void check_timeout(const SweepCommandOptions& o, const char* flag, double second
 void check_backend_flags(const SweepCommandOptions& o, const BackendChoice& choice) {
   check_timeout(o, "--init-timeout", o.nccl.init_timeout_s);
   check_timeout(o, "--case-timeout", o.nccl.case_timeout_s);
-  if (choice.name == "nccl") return;
+  if (choice.kind == BackendKind::Nccl) return;
   for (const char* flag : {"--ranks", "--emulate-nodes", "--graph", "--init-timeout", "--case-timeout"})
     if (given(o, flag))
       throw InputError(std::string(flag) + " is an NCCL backend option; this sweep runs on " + choice.reason);
 }
 
-}  // namespace
-
-void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
-  CLI::App* cmd = app.add_subcommand("sweep", "Measure collectives over sizes under a matrix of settings");
-  o.command = cmd;
-  cmd->add_option("--config", o.config_path, "Settings matrix and sweep parameters (configs/NAME.json)");
-  cmd->add_option("--backend", o.backend, "auto (NCCL when GPUs are visible, else MPI), mpi or nccl");
+// nccl-tests' flags: sizes and sampling (-b -e -f -i -n -w) and the adaptive stop.
+void add_size_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("-b,--minbytes", o.min_bytes,
                   "Smallest size, 1 B to 64 GiB: 8, 1K, 4M, 1G (suffixes K, M, G: x1024)");
   cmd->add_option("-e,--maxbytes", o.max_bytes,
@@ -147,6 +142,10 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                   "Adaptive stop: most sampled seconds per case, up to 3600 (default 0.5)");
   cmd->add_option("--min-samples", o.min_samples,
                   "Adaptive stop: least samples per case, 1 to 1000000 (default 10)");
+}
+
+// What each case runs: collectives, type, op, root, check, placement.
+void add_case_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("--collectives", o.collectives,
                   "Comma list, each once: allreduce,allgather,broadcast,reducescatter");
   cmd->add_option("-d,--datatype", o.dtype,
@@ -156,6 +155,10 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   cmd->add_option("-c,--check", o.check,
                   "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
+}
+
+// How the plan runs: repeats, racing, margin, budget, resume, settings.
+void add_plan_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("--repeat", o.repeat,
                   "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case "
                   "keeps every run's median (for compare)");
@@ -173,6 +176,10 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                   "Continue the interrupted sweep of this results file (same plan and machine): its cases "
                   "are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
+}
+
+// The NCCL backend's own flags.
+void add_nccl_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("--ranks", o.nccl.ranks,
                   "NCCL without a launcher: workers to start, 1 to 1024 (default: one per visible GPU)")
       ->check(CLI::Range(1, 1024));
@@ -185,6 +192,19 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                   "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
   cmd->add_flag("--graph", o.nccl.graph,
                 "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand("sweep", "Measure collectives over sizes under a matrix of settings");
+  o.command = cmd;
+  cmd->add_option("--config", o.config_path, "Settings matrix and sweep parameters (configs/NAME.json)");
+  cmd->add_option("--backend", o.backend, "auto (NCCL when GPUs are visible, else MPI), mpi or nccl");
+  add_size_flags(cmd, o);
+  add_case_flags(cmd, o);
+  add_plan_flags(cmd, o);
+  add_nccl_flags(cmd, o);
   cmd->add_option("--out", o.out_path,
                   "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
   cmd->add_flag("--no-report", o.no_report,

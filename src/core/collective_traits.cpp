@@ -12,13 +12,14 @@ double all_reduce_factor(int n) { return n > 0 ? 2.0 * (n - 1) / n : 0.0; }
 double gather_factor(int n) { return n > 0 ? static_cast<double>(n - 1) / n : 0.0; }
 double unit_factor(int) { return 1.0; }
 
-// clang-format off: one row a collective, in columns
+// One row a collective, in columns.
+// clang-format off
 constexpr std::array<CollectiveTraits, kCollectiveCount> kTraits{{
     // collective               reduces rooted input           result           bus factor
-    {Collective::AllReduce, true, false, Part::All, Part::All, &all_reduce_factor},
-    {Collective::AllGather, false, false, Part::OwnShare, Part::All, &gather_factor},
-    {Collective::Broadcast, false, true, Part::All, Part::All, &unit_factor},
-    {Collective::ReduceScatter, true, false, Part::All, Part::OwnShare, &gather_factor},
+    {Collective::AllReduce,     true,   false, Part::All,      Part::All,      &all_reduce_factor},
+    {Collective::AllGather,     false,  false, Part::OwnShare, Part::All,      &gather_factor},
+    {Collective::Broadcast,     false,  true,  Part::All,      Part::All,      &unit_factor},
+    {Collective::ReduceScatter, true,   false, Part::All,      Part::OwnShare, &gather_factor},
 }};
 // clang-format on
 static_assert(covers_every_collective(kTraits), "one traits row per collective, in enum order");

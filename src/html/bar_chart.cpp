@@ -18,12 +18,13 @@ double group_width(const Frame& f) {
 std::string whisker(const Frame& f, const Bar& b, double centre) {
   if (!(b.high > b.low)) return "";
   const std::string x = coordinate(centre);
-  return "<line class=\"interval\" x1=\"" + x + "\" y1=\"" + coordinate(f.py(b.low)) + "\" x2=\"" + x + "\" y2=\"" +
-         coordinate(f.py(b.high)) + "\" stroke=\"#222222\" stroke-width=\"1\"/>";
+  return "<line class=\"interval\" x1=\"" + x + "\" y1=\"" + coordinate(f.py(b.low)) + "\" x2=\"" + x +
+         "\" y2=\"" + coordinate(f.py(b.high)) + "\" stroke=\"#222222\" stroke-width=\"1\"/>";
 }
 
 std::string bar(const Frame& f, const BarChart& chart, const Bar& b) {
-  const double group = group_width(f), width = group / static_cast<double>(std::max<std::size_t>(chart.slots, 1));
+  const double group = group_width(f),
+               width = group / static_cast<double>(std::max<std::size_t>(chart.slots, 1));
   const double x = f.px(b.x) - group / 2 + static_cast<double>(b.slot) * width;
   const double y0 = f.py(0), y1 = f.py(b.value);
   // A zero bar (the default stays, no change) is a 4 px mark across the zero line, so it is seen.
@@ -32,8 +33,8 @@ std::string bar(const Frame& f, const BarChart& chart, const Bar& b) {
   return "<rect class=\"bar\" data-category=\"" + escape(b.category) + "\" x=\"" + coordinate(x) + "\" y=\"" +
          coordinate(top) + "\" width=\"" + coordinate(std::max(width - 1, 1.0)) + "\" height=\"" +
          coordinate(height) + "\" fill=\"" + b.colour + "\" stroke=\"#333333\" stroke-width=\"0.5\"" +
-         (b.faint ? " fill-opacity=\"0.35\" stroke-dasharray=\"3 2\"" : "") + "><title>" +
-         escape(b.tooltip) + "</title></rect>" + whisker(f, b, x + width / 2);
+         (b.faint ? " fill-opacity=\"0.35\" stroke-dasharray=\"3 2\"" : "") + "><title>" + escape(b.tooltip) +
+         "</title></rect>" + whisker(f, b, x + width / 2);
 }
 
 std::string zero_line(const Frame& f) {

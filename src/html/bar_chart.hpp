@@ -12,13 +12,13 @@
 namespace commtune::html {
 
 struct Bar {
-  double x = 0;                // the size, in bytes
-  std::size_t slot = 0;        // 0 .. slots-1
-  double value = 0;            // in y-axis units
-  double low = 0, high = 0;    // the interval; equal for none
+  double x = 0;              // the size, in bytes
+  std::size_t slot = 0;      // 0 .. slots-1
+  double value = 0;          // in y-axis units
+  double low = 0, high = 0;  // the interval; equal for none
   std::string colour;
-  bool faint = false;          // drawn half transparent with a dashed outline
-  std::string category;        // data-category: the verdict, the winner
+  bool faint = false;    // drawn half transparent with a dashed outline
+  std::string category;  // data-category: the verdict, the winner
   std::string tooltip;
 };
 

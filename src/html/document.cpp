@@ -6,7 +6,8 @@
 namespace commtune::html {
 namespace {
 
-constexpr const char* kPolicy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+constexpr const char* kPolicy =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 constexpr const char* kStyle = R"(
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0 auto;max-width:1000px;padding:0 16px 48px;color:#1a1a1a;background:#fff;line-height:1.4}
@@ -26,28 +27,35 @@ summary{cursor:pointer;color:#0b57a4}.verdict-FASTER{color:#0072B2;font-weight:b
 )";
 
 constexpr const char* kScript =
-    "window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true;});});";
+    "window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function("
+    "d){d.open=true;});});";
 
 std::string contents(const Document& doc) {
   std::string out = "<nav><strong>Contents</strong><ul>";
-  for (const auto& s : doc.sections) out += "<li><a href=\"#" + element_id(s.id) + "\">" + escape(s.title) + "</a></li>";
+  for (const auto& s : doc.sections)
+    out += "<li><a href=\"#" + element_id(s.id) + "\">" + escape(s.title) + "</a></li>";
   return out + "</ul></nav>\n";
 }
 
 }  // namespace
 
 std::string render_document(const Document& doc) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                    "<meta http-equiv=\"Content-Security-Policy\" content=\"" + std::string(kPolicy) + "\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                    "<meta name=\"generator\" content=\"" + escape(doc.generator) + "\">\n<title>" + escape(doc.title) +
-                    "</title>\n<style>" + kStyle + "</style>\n<script>" + kScript + "</script>\n</head>\n<body>\n<h1>" +
-                    escape(doc.title) + "</h1>\n<section class=\"provenance\" id=\"provenance\">" + doc.provenance +
-                    "</section>\n" + contents(doc);
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"" +
+      std::string(kPolicy) +
+      "\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"generator\" content=\"" +
+      escape(doc.generator) + "\">\n<title>" + escape(doc.title) + "</title>\n<style>" + kStyle +
+      "</style>\n<script>" + kScript + "</script>\n</head>\n<body>\n<h1>" + escape(doc.title) +
+      "</h1>\n<section class=\"provenance\" id=\"provenance\">" + doc.provenance + "</section>\n" +
+      contents(doc);
   for (const auto& s : doc.sections)
-    out += "<section class=\"report-section\" id=\"" + element_id(s.id) + "\">\n<h2>" + escape(s.title) + "</h2>\n" + s.body +
-           "</section>\n";
-  return out + "<footer>Made by " + escape(doc.generator) + ". Self-contained: no script, font or image is loaded from anywhere.</footer>\n</body>\n</html>\n";
+    out += "<section class=\"report-section\" id=\"" + element_id(s.id) + "\">\n<h2>" + escape(s.title) +
+           "</h2>\n" + s.body + "</section>\n";
+  return out + "<footer>Made by " + escape(doc.generator) +
+         ". Self-contained: no script, font or image is loaded from anywhere.</footer>\n</body>\n</html>\n";
 }
 
 }  // namespace commtune::html

@@ -8,9 +8,9 @@
 namespace commtune::html {
 
 struct Section {
-  std::string id;     // made safe with element_id
+  std::string id;  // made safe with element_id
   std::string title;
-  std::string body;   // rendered HTML (figures, tables, paragraphs)
+  std::string body;  // rendered HTML (figures, tables, paragraphs)
 };
 
 struct Document {

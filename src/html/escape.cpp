@@ -5,12 +5,18 @@ namespace {
 
 const char* entity_of(char c) {
   switch (c) {
-    case '&': return "&amp;";
-    case '<': return "&lt;";
-    case '>': return "&gt;";
-    case '"': return "&quot;";
-    case '\'': return "&#39;";
-    default: return nullptr;
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&#39;";
+    default:
+      return nullptr;
   }
 }
 
@@ -22,9 +28,12 @@ std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
-    if (const char* entity = entity_of(c)) out += entity;
-    else if (is_control(static_cast<unsigned char>(c))) out += "\xEF\xBF\xBD";
-    else out += c;
+    if (const char* entity = entity_of(c))
+      out += entity;
+    else if (is_control(static_cast<unsigned char>(c)))
+      out += "\xEF\xBF\xBD";
+    else
+      out += c;
   }
   return out;
 }

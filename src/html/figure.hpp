@@ -8,7 +8,7 @@
 namespace commtune::html {
 
 struct Figure {
-  std::string id;           // the element id (letters, digits, '-'); made safe here
+  std::string id;  // the element id (letters, digits, '-'); made safe here
   std::string title;
   std::string svg;          // a rendered plot
   std::string description;  // the text alternative: what the plot shows, in words

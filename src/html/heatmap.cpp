@@ -32,11 +32,14 @@ double top_of(const Heatmap& map) {
   return 24 + static_cast<double>(std::min<std::size_t>(longest, 24)) * 5;
 }
 
-double cell_size(std::size_t n) { return std::clamp(560.0 / static_cast<double>(std::max<std::size_t>(n, 1)), 14.0, 72.0); }
+double cell_size(std::size_t n) {
+  return std::clamp(560.0 / static_cast<double>(std::max<std::size_t>(n, 1)), 14.0, 72.0);
+}
 
-std::string label(double x, double y, const std::string& anchor, const std::string& text, const std::string& extra = "") {
-  return "<text x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" text-anchor=\"" + anchor + "\"" + extra + ">" +
-         escape(text) + "</text>";
+std::string label(double x, double y, const std::string& anchor, const std::string& text,
+                  const std::string& extra = "") {
+  return "<text x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" text-anchor=\"" + anchor + "\"" +
+         extra + ">" + escape(text) + "</text>";
 }
 
 std::string cell(const Heatmap& map, const Range& r, std::size_t i, std::size_t j, double size) {
@@ -46,8 +49,10 @@ std::string cell(const Heatmap& map, const Range& r, std::size_t i, std::size_t 
   const double x = kLabelWidth + static_cast<double>(j) * size, y = top + static_cast<double>(i) * size;
   const double t = r.at(*v);
   std::string out = "<rect class=\"cell\" x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" width=\"" +
-                    coordinate(size - 1) + "\" height=\"" + coordinate(size - 1) + "\" fill=\"" + ramp_colour(t) + "\"><title>" +
-                    escape(map.names[i] + " - " + map.names[j] + ": " + number(*v, 4) + " " + map.unit) + "</title></rect>";
+                    coordinate(size - 1) + "\" height=\"" + coordinate(size - 1) + "\" fill=\"" +
+                    ramp_colour(t) + "\"><title>" +
+                    escape(map.names[i] + " - " + map.names[j] + ": " + number(*v, 4) + " " + map.unit) +
+                    "</title></rect>";
   if (size >= 30)
     out += label(x + size / 2, y + size / 2 + 4, "middle", number(*v, 3),
                  std::string(" class=\"cell-value\" fill=\"") + (t > 0.6 ? "#000000" : "#FFFFFF") + "\"");
@@ -61,7 +66,8 @@ std::string names(const Heatmap& map, double size) {
     const double offset = static_cast<double>(i) * size + size / 2;
     out += label(kLabelWidth - 6, top + offset + 4, "end", map.names[i]);
     const double x = kLabelWidth + offset, y = top - 6;
-    out += label(x, y, "start", map.names[i], " transform=\"rotate(-45 " + coordinate(x) + " " + coordinate(y) + ")\"");
+    out += label(x, y, "start", map.names[i],
+                 " transform=\"rotate(-45 " + coordinate(x) + " " + coordinate(y) + ")\"");
   }
   return out;
 }
@@ -69,8 +75,8 @@ std::string names(const Heatmap& map, double size) {
 std::string colour_scale(const Range& r, double y, const std::string& unit) {
   std::string out = "<g class=\"colour-scale\">";
   for (int k = 0; k < 20; ++k)
-    out += "<rect x=\"" + coordinate(kLabelWidth + k * 12.0) + "\" y=\"" + coordinate(y) + "\" width=\"12\" height=\"10\" fill=\"" +
-           ramp_colour(k / 19.0) + "\"/>";
+    out += "<rect x=\"" + coordinate(kLabelWidth + k * 12.0) + "\" y=\"" + coordinate(y) +
+           "\" width=\"12\" height=\"10\" fill=\"" + ramp_colour(k / 19.0) + "\"/>";
   if (r.hi >= r.lo) {
     out += label(kLabelWidth, y + 24, "start", number(r.lo, 3) + " " + unit);
     out += label(kLabelWidth + 240, y + 24, "end", number(r.hi, 3) + " " + unit);
@@ -94,11 +100,11 @@ std::string render_heatmap(const Heatmap& map) {
       cells += c.empty() ? 0 : 1;
       body += c;
     }
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot heatmap\" viewBox=\"0 0 " + coordinate(width) + " " +
-         coordinate(height) + "\" width=\"" + coordinate(width) + "\" height=\"" + coordinate(height) +
-         "\" role=\"img\" data-cells=\"" + std::to_string(cells) + "\"><title>" + escape(map.title) + "</title><desc>" +
-         escape(map.description) + "</desc>" + names(map, size) + "<g class=\"data\">" + body + "</g>" +
-         colour_scale(r, top + grid + 12, map.unit) + "</svg>";
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot heatmap\" viewBox=\"0 0 " +
+         coordinate(width) + " " + coordinate(height) + "\" width=\"" + coordinate(width) + "\" height=\"" +
+         coordinate(height) + "\" role=\"img\" data-cells=\"" + std::to_string(cells) + "\"><title>" +
+         escape(map.title) + "</title><desc>" + escape(map.description) + "</desc>" + names(map, size) +
+         "<g class=\"data\">" + body + "</g>" + colour_scale(r, top + grid + 12, map.unit) + "</svg>";
 }
 
 }  // namespace commtune::html

@@ -10,7 +10,7 @@ namespace commtune::html {
 
 struct Heatmap {
   std::string title;
-  std::string description;  // the text alternative
+  std::string description;                                 // the text alternative
   std::vector<std::string> names;                          // rows and columns
   std::vector<std::vector<std::optional<double>>> values;  // [row][column]
   std::string unit;                                        // "GB/s"

@@ -10,7 +10,9 @@
 namespace commtune::html {
 namespace {
 
-std::string point_text(const Frame& f, double x, double y) { return coordinate(f.px(x)) + "," + coordinate(f.py(y)); }
+std::string point_text(const Frame& f, double x, double y) {
+  return coordinate(f.px(x)) + "," + coordinate(f.py(y));
+}
 
 bool has_band(const PlotPoint& p) { return p.y_high > p.y_low; }
 
@@ -22,7 +24,8 @@ std::string band(const Frame& f, const PlotSeries& s, const std::string& colour)
   for (auto it = s.points.rbegin(); it != s.points.rend(); ++it)
     points += point_text(f, it->x, has_band(*it) ? it->y_low : it->y) + " ";
   points.pop_back();
-  return "<polygon class=\"band\" points=\"" + points + "\" fill=\"" + colour + "\" fill-opacity=\"0.15\" stroke=\"none\"/>";
+  return "<polygon class=\"band\" points=\"" + points + "\" fill=\"" + colour +
+         "\" fill-opacity=\"0.15\" stroke=\"none\"/>";
 }
 
 std::string polyline(const Frame& f, const PlotSeries& s, std::size_t index) {
@@ -40,18 +43,18 @@ std::string polyline(const Frame& f, const PlotSeries& s, std::size_t index) {
 std::string markers(const Frame& f, const PlotSeries& s, std::size_t index) {
   std::string out;
   for (const auto& p : s.points)
-    out += "<circle class=\"marker\" cx=\"" + coordinate(f.px(p.x)) + "\" cy=\"" + coordinate(f.py(p.y)) + "\" r=\"" +
-           (s.emphasised ? "3" : "2") + "\" fill=\"" + series_colour(index) + "\"><title>" + escape(s.name) + ": " +
-           escape(number(p.y, 4)) + "</title></circle>";
+    out += "<circle class=\"marker\" cx=\"" + coordinate(f.px(p.x)) + "\" cy=\"" + coordinate(f.py(p.y)) +
+           "\" r=\"" + (s.emphasised ? "3" : "2") + "\" fill=\"" + series_colour(index) + "\"><title>" +
+           escape(s.name) + ": " + escape(number(p.y, 4)) + "</title></circle>";
   return out;
 }
 
 std::string series_group(const Frame& f, const LinePlot& plot, std::size_t index) {
   const PlotSeries& s = plot.series[index];
   const std::string css_class = s.emphasised ? "series emphasised" : "series";
-  return "<g class=\"" + css_class + "\" data-name=\"" + escape(s.name) +
-         "\" data-points=\"" + std::to_string(s.points.size()) + "\">" +
-         (plot.bands ? band(f, s, series_colour(index)) : "") + polyline(f, s, index) + markers(f, s, index) + "</g>";
+  return "<g class=\"" + css_class + "\" data-name=\"" + escape(s.name) + "\" data-points=\"" +
+         std::to_string(s.points.size()) + "\">" + (plot.bands ? band(f, s, series_colour(index)) : "") +
+         polyline(f, s, index) + markers(f, s, index) + "</g>";
 }
 
 // A reference above the y axis's range is named at the top of the plot instead of drawn, so that
@@ -59,12 +62,15 @@ std::string series_group(const Frame& f, const LinePlot& plot, std::size_t index
 std::string reference(const Frame& f, const ReferenceLine& r) {
   const double x2 = f.left + f.plot_width();
   if (r.y > f.y.hi)
-    return "<g class=\"reference off-scale\"><text x=\"" + coordinate(x2 - 4) + "\" y=\"" + coordinate(f.top + 14) +
-           "\" text-anchor=\"end\">" + escape("\u2191 " + r.label + " (above the plot)") + "</text></g>";
+    return "<g class=\"reference off-scale\"><text x=\"" + coordinate(x2 - 4) + "\" y=\"" +
+           coordinate(f.top + 14) + "\" text-anchor=\"end\">" +
+           escape("\u2191 " + r.label + " (above the plot)") + "</text></g>";
   const double y = f.py(r.y);
   return "<g class=\"reference\"><line x1=\"" + coordinate(f.left) + "\" y1=\"" + coordinate(y) + "\" x2=\"" +
-         coordinate(x2) + "\" y2=\"" + coordinate(y) + "\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"10 4\"/>"
-         "<text x=\"" + coordinate(x2 - 4) + "\" y=\"" + coordinate(y - 5) + "\" text-anchor=\"end\">" + escape(r.label) +
+         coordinate(x2) + "\" y2=\"" + coordinate(y) +
+         "\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"10 4\"/>"
+         "<text x=\"" +
+         coordinate(x2 - 4) + "\" y=\"" + coordinate(y - 5) + "\" text-anchor=\"end\">" + escape(r.label) +
          "</text></g>";
 }
 
@@ -72,7 +78,8 @@ std::vector<LegendEntry> legend_entries(const LinePlot& plot) {
   std::vector<LegendEntry> entries;
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     const PlotSeries& s = plot.series[i];
-    entries.push_back({s.name + (s.note.empty() ? "" : " " + s.note), series_colour(i), series_dash(i), s.emphasised});
+    entries.push_back(
+        {s.name + (s.note.empty() ? "" : " " + s.note), series_colour(i), series_dash(i), s.emphasised});
   }
   return entries;
 }

@@ -19,7 +19,7 @@ struct PlotSeries {
   std::string name;
   std::vector<PlotPoint> points;  // in x order
   bool emphasised = false;
-  std::string note;               // added to the legend: "(default)", "(recommended)"
+  std::string note;  // added to the legend: "(default)", "(recommended)"
 };
 
 struct ReferenceLine {

@@ -26,8 +26,10 @@ std::string binary_size(double bytes) {
   int unit = 0;
   while (unit < 4 && std::fabs(bytes) >= 1024) bytes /= 1024, ++unit;
   char text[32];
-  if (bytes == std::floor(bytes)) std::snprintf(text, sizeof text, "%.0f %s", bytes, units[unit]);
-  else std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
+  if (bytes == std::floor(bytes))
+    std::snprintf(text, sizeof text, "%.0f %s", bytes, units[unit]);
+  else
+    std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
   return text;
 }
 

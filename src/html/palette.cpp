@@ -19,8 +19,8 @@ struct Rgb {
 };
 // Stops of a blue-to-yellow ramp close to cividis (perceptually even, readable with any
 // colour-vision deficiency).
-constexpr std::array<Rgb, 5> kRamp = {Rgb{0, 32, 77}, Rgb{65, 77, 107}, Rgb{124, 123, 120}, Rgb{188, 175, 111},
-                                      Rgb{253, 231, 55}};
+constexpr std::array<Rgb, 5> kRamp = {Rgb{0, 32, 77}, Rgb{65, 77, 107}, Rgb{124, 123, 120},
+                                      Rgb{188, 175, 111}, Rgb{253, 231, 55}};
 
 }  // namespace
 
@@ -44,7 +44,8 @@ std::string ramp_colour(double t) {
   const Rgb& b = kRamp[i + 1];
   char text[8];
   std::snprintf(text, sizeof text, "#%02X%02X%02X", static_cast<int>(std::lround(a.r + (b.r - a.r) * f)),
-                static_cast<int>(std::lround(a.g + (b.g - a.g) * f)), static_cast<int>(std::lround(a.b + (b.b - a.b) * f)));
+                static_cast<int>(std::lround(a.g + (b.g - a.g) * f)),
+                static_cast<int>(std::lround(a.b + (b.b - a.b) * f)));
   return text;
 }
 

@@ -11,9 +11,9 @@ namespace commtune::html {
 struct LegendEntry {
   std::string name;
   std::string colour;
-  std::string dash;        // stroke-dasharray, "" for solid
-  bool emphasised = false; // drawn thicker
-  bool swatch = false;     // a filled square (bars) instead of a line
+  std::string dash;         // stroke-dasharray, "" for solid
+  bool emphasised = false;  // drawn thicker
+  bool swatch = false;      // a filled square (bars) instead of a line
 };
 
 struct Frame {
@@ -22,10 +22,10 @@ struct Frame {
   double left = 72, right = 24, top = 16, bottom = 48;
   std::size_t legend_rows = 0;  // set by frame_for()
 
-  double px(double x_value) const;   // pixel x of a data x
-  double py(double y_value) const;   // pixel y of a data y
+  double px(double x_value) const;  // pixel x of a data x
+  double py(double y_value) const;  // pixel y of a data y
   double plot_width() const { return width - left - right; }
-  double height() const;             // the whole canvas, legend included
+  double height() const;  // the whole canvas, legend included
 };
 
 inline constexpr std::size_t kLegendColumns = 3;

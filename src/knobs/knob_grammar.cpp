@@ -1,6 +1,7 @@
 #include "knobs/knob_grammar.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "core/errors.hpp"
 #include "knobs/nccl_knobs.hpp"
@@ -56,15 +57,33 @@ bool is_inert_value(const std::string& value) {
   return std::all_of(value.begin(), value.end(), is_inert_char);
 }
 
-void validate_knob(const std::string& backend, const std::string& name, const std::string& value) {
+namespace {
+
+// Each backend's knob grammar: one row a backend, in BackendKind's order.
+struct KnobGrammar {
+  BackendKind backend;
+  void (*validate)(const std::string& name, const std::string& value);
+};
+constexpr std::array<KnobGrammar, kBackendCount> kGrammars{{
+    {BackendKind::Mpi, validate_ompi_knob},
+    {BackendKind::Nccl, validate_nccl_knob},
+}};
+constexpr bool covers_every_backend() {
+  for (std::size_t i = 0; i < kGrammars.size(); ++i)
+    if (static_cast<std::size_t>(kGrammars[i].backend) != i) return false;
+  return true;
+}
+static_assert(covers_every_backend(), "one knob grammar per backend, in enum order");
+
+}  // namespace
+
+void validate_knob(BackendKind backend, const std::string& name, const std::string& value) {
   if (!is_valid_env_name(name))
     throw InputError("knob name '" + name + "' is not a valid environment variable name");
   if (!is_inert_value(value))
     throw InputError("knob " + name + ": value '" + value +
                      "' has characters outside [A-Za-z0-9_.,:;^/+@%=-] and cannot be exported safely");
-  if (backend == "nccl") return validate_nccl_knob(name, value);
-  if (backend == "mpi") return validate_ompi_knob(name, value);
-  throw InputError("unknown backend '" + backend + "' (mpi or nccl)");
+  kGrammars[static_cast<std::size_t>(backend)].validate(name, value);
 }
 
 }  // namespace commtune

@@ -6,12 +6,14 @@
 // or globs). BASH_ENV, LD_PRELOAD, PATH or any other variable is refused.
 #include <string>
 
+#include "core/backend_kind.hpp"
+
 namespace commtune {
 
 bool is_valid_env_name(const std::string& name);
 bool is_inert_value(const std::string& value);
 
-// Throws InputError saying which knob and why. `backend` is "nccl" or "mpi".
-void validate_knob(const std::string& backend, const std::string& name, const std::string& value);
+// Throws InputError saying which knob and why, by the backend's grammar.
+void validate_knob(BackendKind backend, const std::string& name, const std::string& value);
 
 }  // namespace commtune

@@ -5,11 +5,9 @@
 
 namespace commtune {
 
-BackendChoice choose_backend(const std::string& requested, const Wiring& wiring) {
-  if (requested == "mpi") return {"mpi", "MPI host backend (requested)"};
-  if (requested != "auto" && requested != "nccl")
-    throw InputError("--backend must be auto, mpi or nccl (got '" + requested + "')");
-  if (wiring.simulated()) return {"nccl", "NCCL backend with " + wiring.simulated_label};
+BackendChoice choose_backend(std::optional<BackendKind> requested, const Wiring& wiring) {
+  if (requested == BackendKind::Mpi) return {BackendKind::Mpi, "MPI host backend (requested)"};
+  if (wiring.simulated()) return {BackendKind::Nccl, "NCCL backend with " + wiring.simulated_label};
   const bool built = nccl_backend_built();
   const GpuCount visible = built ? visible_gpus() : GpuCount{};
   const int gpus = visible.count;
@@ -17,13 +15,14 @@ BackendChoice choose_backend(const std::string& requested, const Wiring& wiring)
   // mismatch), say what CUDA said: that is not "no GPU".
   const std::string none =
       visible.problem.empty() ? "no GPU visible" : "CUDA cannot use the GPUs: " + visible.problem;
-  if (requested == "nccl") {
+  if (requested == BackendKind::Nccl) {
     if (!built) throw UnavailableError("--backend nccl: this commtune was built without CUDA/NCCL");
     if (gpus == 0) throw UnavailableError("--backend nccl: " + none + " on this machine");
-    return {"nccl", "NCCL backend (requested), " + std::to_string(gpus) + " GPU(s) visible"};
+    return {BackendKind::Nccl, "NCCL backend (requested), " + std::to_string(gpus) + " GPU(s) visible"};
   }
-  if (built && gpus > 0) return {"nccl", "NCCL backend: " + std::to_string(gpus) + " GPU(s) visible"};
-  return {"mpi", built ? "MPI host backend: " + none : "MPI host backend: built without NCCL"};
+  if (built && gpus > 0)
+    return {BackendKind::Nccl, "NCCL backend: " + std::to_string(gpus) + " GPU(s) visible"};
+  return {BackendKind::Mpi, built ? "MPI host backend: " + none : "MPI host backend: built without NCCL"};
 }
 
 }  // namespace commtune

@@ -1,7 +1,7 @@
 #include "launch/doctor_launch.hpp"
 
+#include "launch/backend_launches.hpp"
 #include "launch/doctor_parts.hpp"
-#include "launch/nccl_doctor_launch.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -16,6 +16,7 @@
 #include "host/host_facts.hpp"
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
+#include "measure/bandwidth.hpp"
 #include "pairwise/mpi_pairwise.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
@@ -65,13 +66,9 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
     if (auto j = nlohmann::json::parse(text); !j["findings"].empty()) nodes.push_back(std::move(j));
   for (const auto& node : nodes)
     for (const auto& f : node["findings"]) {
-      const Severity severity = f["severity"] == "critical"  ? Severity::Critical
-                                : f["severity"] == "warning" ? Severity::Warning
-                                                             : Severity::Info;
-      const std::string subject = f["subject"].get<std::string>();
-      out.push_back(Finding{f["id"], severity,
-                            nodes.size() > 1 ? node["host"].get<std::string>() + ": " + subject : subject,
-                            f["evidence"], f["action"]});
+      Finding finding = finding_from_json(f, "a node's system findings");
+      if (nodes.size() > 1) finding.subject = node["host"].get<std::string>() + ": " + finding.subject;
+      out.push_back(std::move(finding));
     }
   return out;
 }
@@ -111,19 +108,9 @@ bool any_node_oversubscribed(ControlPlane& control) {
   return std::find(all.begin(), all.end(), "1") != all.end();
 }
 
-// On oversubscribed nodes a straggler is information, with the reason.
-void mark_oversubscribed(std::vector<Finding>& stragglers) {
-  for (auto& f : stragglers) {
-    f.id = "straggler-oversubscribed";
-    f.severity = Severity::Info;
-    f.evidence += "; but a node runs more ranks than it has cores, so the scheduler decides who arrives last";
-    f.action = "run one rank per core (or fewer) and run the doctor again";
-  }
-}
-
 }  // namespace
 
-SweepConfig doctor_sweep(bool quick, const std::string& backend) {
+SweepConfig doctor_sweep(bool quick, BackendKind backend) {
   SweepConfig config;
   config.name = "doctor";
   config.options.backend = backend;
@@ -136,14 +123,6 @@ SweepConfig doctor_sweep(bool quick, const std::string& backend) {
   config.options.stopping.min_time_s = config.options.stopping.max_time_s;
   config.settings = {Setting{kDefaultSettingName, "nothing forced", {}, {}}};
   return config;
-}
-
-void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
-  out << "#\n# findings, most severe first (" << findings.size() << ")\n";
-  if (findings.empty()) out << "  none: healthy\n";
-  for (const auto& f : findings)
-    out << "  [" << name_of(f.severity) << "] " << f.id << " " << f.subject
-        << "\n      evidence: " << f.evidence << "\n      do: " << f.action << "\n";
 }
 
 namespace {
@@ -160,15 +139,20 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
   }
   if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
+  if (!measures_bandwidth(control.size())) {
+    findings.push_back(one_rank_finding(BackendKind::Mpi));
+    return conclude_doctor(std::move(findings), DoctorMeasurement{.backend = BackendKind::Mpi},
+                           launch.json_path);
+  }
   PathFacts path;
-  path.backend = "mpi";
+  path.backend = BackendKind::Mpi;
   const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
   PairwiseOptions pairwise;
   if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
   const std::optional<PairMatrix> map =
       measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());
-  const SweepConfig config = doctor_sweep(launch.quick, "mpi");
+  const SweepConfig config = doctor_sweep(launch.quick, BackendKind::Mpi);
   const Plan plan = plan_sweep(config, backend);
   nlohmann::json provenance{{"tool", "commtune"}};
   provenance["layout"] =
@@ -181,48 +165,30 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
     sink.add(std::make_unique<CaseCollector>(cases));
     sink.add(std::make_unique<TableWriter>(std::cout));
   }
-  sink.begin(RunHeader{plan, "mpi", provenance});
+  sink.begin(RunHeader{plan, BackendKind::Mpi, provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
   const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, [&] {
     return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes,
                             pairwise);
   });
-  const bool oversubscribed = any_node_oversubscribed(control);
+  DoctorMeasurement measured{.backend = BackendKind::Mpi,
+                             .map = map,
+                             .confirmed = confirmed,
+                             .ceiling = ceiling,
+                             .oversubscribed = any_node_oversubscribed(control)};
   int code = 0;
   if (root) {
-    if (map) {
-      for (auto more : {confirmed, find_bad_pairs(*map), find_links_below_ceiling(*map, ceiling)})
-        findings.insert(findings.end(), more.begin(), more.end());
-    }
-    auto stragglers = find_stragglers(arrivals_of(cases), rank_hosts(provenance["layout"]));
-    if (oversubscribed) mark_oversubscribed(stragglers);
-    findings.insert(findings.end(), stragglers.begin(), stragglers.end());
-    double peak = 0;
-    for (const auto& c : cases) peak = c.measured() ? std::max(peak, c.busbw_gbps) : peak;
-    if (ceiling && peak > 0)
-      findings.push_back(
-          Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
-    rank_findings(findings);
-    print_findings(findings, std::cout);
-    if (!launch.json_path.empty()) {
-      nlohmann::json doc{{"tool", "commtune doctor"},
-                         {"findings", to_json(findings)},
-                         {"healthy", !needs_attention(findings)}};
-      if (ceiling) doc["ceiling"] = to_json(*ceiling);
-      if (map) doc["pairwise"] = to_json(*map);
-      write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
-      std::cerr << "commtune: findings written to " << launch.json_path << "\n";
-    }
-    code = needs_attention(findings) ? 1 : 0;
+    measured.cases = std::move(cases);
+    measured.hosts = rank_hosts(provenance["layout"]);
+    code = conclude_doctor(std::move(findings), measured, launch.json_path);
   }
   return std::stoi(control.broadcast_from_root(std::to_string(code)));
 }
 
 }  // namespace
 
-int launch_doctor(const DoctorLaunch& launch) {
-  if (launch.choice.name == "nccl") return launch_nccl_doctor(launch);
+int run_mpi_doctor(const DoctorLaunch& launch) {
   const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init, like the sweep
   int argc = launch.argc;
   char** argv = launch.argv;

@@ -1,6 +1,7 @@
 #pragma once
-// The parts of `commtune doctor` that both backends' doctors share: the system checks of every
-// node, the re-measured slow-node finding, the small sweep, and the findings as printed.
+// The parts of `commtune doctor` that every backend's doctor shares: the system checks of every
+// node, the re-measured slow-node finding, the small sweep, and the one way from what a backend
+// measured (DoctorMeasurement) to the findings, the terminal and the --json (doctor/doctor_report).
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -8,9 +9,11 @@
 #include <vector>
 
 #include "control/control_plane.hpp"
+#include "doctor/doctor_report.hpp"
 #include "doctor/finding.hpp"
 #include "pairwise/pair_matrix.hpp"
 #include "plan/sweep_options.hpp"
+#include "results/case_result.hpp"
 
 namespace commtune {
 
@@ -27,8 +30,31 @@ std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::opti
 
 // The doctor's one small sweep: the default setting's out-of-place all-reduce from 8 B to 1 MiB
 // (64 KiB with --quick), every size for its whole time.
-SweepConfig doctor_sweep(bool quick, const std::string& backend);
+SweepConfig doctor_sweep(bool quick, BackendKind backend);
 
-void print_findings(const std::vector<Finding>& findings, std::ostream& out);
+// What a backend's doctor measured, as rank 0 holds it: the one input of the measured findings.
+struct DoctorMeasurement {
+  BackendKind backend = BackendKind::Mpi;
+  std::optional<PairMatrix> map;           // the main map: the nodes, or the ranks of one node
+  std::optional<std::string> map_failure;  // why the map ended early
+  std::vector<Finding> confirmed;          // slow nodes, re-measured (confirmed_slow_nodes)
+  std::vector<CaseResult> cases;           // the small all-reduce sweep
+  std::vector<std::string> hosts;          // each rank's host, for the straggler's name
+  std::optional<Ceiling> ceiling;          // the job's path
+  std::optional<NodeGpuMaps> node_gpus;    // the GPUs inside each node
+  bool oversubscribed = false;             // a node runs more ranks than it has cores
+};
+
+// Failed sweep cases, the all-reduce's peak against the ceiling, the map's bad pairs and links below
+// the ceiling, each node's GPU map, the stragglers (information on an oversubscribed node).
+std::vector<Finding> measured_findings(const DoctorMeasurement& m);
+
+// A doctor of one rank measures no link: the map and the sweep are left out, and this finding says
+// so and what to type.
+Finding one_rank_finding(BackendKind backend);
+
+// Rank 0: the system checks' and the measured findings, ranked, printed and written to `json_path`
+// (when given, never over a file); returns the exit code (doctor_exit_code).
+int conclude_doctor(std::vector<Finding> findings, const DoctorMeasurement& m, const std::string& json_path);
 
 }  // namespace commtune

@@ -48,7 +48,7 @@ std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
 
 PathFacts nccl_path_facts(const nlohmann::json& nccl, bool emulated_nodes) {
   PathFacts facts;
-  facts.backend = "nccl";
+  facts.backend = BackendKind::Nccl;
   facts.emulated_nodes = emulated_nodes;
   // Only rank 0 holds the agreed device facts; the other supervisors pass null.
   if (!nccl.is_object()) return facts;

@@ -10,23 +10,31 @@ namespace commtune {
 namespace {
 
 struct LaunchEntry {
-  const char* backend;
-  int (*run)(const SweepLaunch&);
+  BackendKind backend;
+  int (*sweep)(const SweepLaunch&);
+  int (*doctor)(const DoctorLaunch&);
 };
 
-// Adding a backend: its folder under backend/, its launch file here, and one row.
-constexpr std::array<LaunchEntry, 2> kLaunches{{
-    {"mpi", run_mpi_sweep},
-    {"nccl", run_nccl_sweep},
+// Adding a backend: its folder under backend/, its launches here (sweep and doctor), and one row.
+constexpr std::array<LaunchEntry, kBackendCount> kLaunches{{
+    {BackendKind::Mpi, run_mpi_sweep, run_mpi_doctor},
+    {BackendKind::Nccl, run_nccl_sweep, run_nccl_doctor},
 }};
+
+constexpr bool covers_every_backend() {
+  for (std::size_t i = 0; i < kLaunches.size(); ++i)
+    if (static_cast<std::size_t>(kLaunches[i].backend) != i) return false;
+  return true;
+}
+static_assert(covers_every_backend(), "one launch row per backend, in enum order");
+
+const LaunchEntry& launch_of(BackendKind kind) { return kLaunches[static_cast<std::size_t>(kind)]; }
 
 }  // namespace
 
-int launch_sweep(const SweepLaunch& launch) {
-  for (const LaunchEntry& entry : kLaunches)
-    if (launch.choice.name == entry.backend) return entry.run(launch);
-  throw UnavailableError("unknown backend '" + launch.choice.name + "'");
-}
+int launch_sweep(const SweepLaunch& launch) { return launch_of(launch.choice.kind).sweep(launch); }
+
+int launch_doctor(const DoctorLaunch& launch) { return launch_of(launch.choice.kind).doctor(launch); }
 
 nlohmann::json launch_provenance(const SweepLaunch& launch) {
   nlohmann::json facts = base_provenance(launch.argc, launch.argv, launch.launcher);

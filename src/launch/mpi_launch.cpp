@@ -21,12 +21,12 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     validate_settings(backend, launch.config);
     const Plan plan = plan_sweep(launch.config, backend);
     nlohmann::json provenance = launch_provenance(launch);
-    provenance["mpi"] = backend.provenance();
+    provenance[library_key(BackendKind::Mpi)] = backend.provenance();
     provenance["nccl_runtime"] = nccl_runtime_version();  // where this build has NCCL; "not built" otherwise
     provenance["layout"] = rank_layout(control, {RankPlace{control.rank(), control.locality().local_rank,
                                                            "cpu", launch.launcher.local_rank}});
     PathFacts path;
-    path.backend = "mpi";
+    path.backend = BackendKind::Mpi;
     if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
     const std::string banner =
         launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);

@@ -1,4 +1,4 @@
-#include "launch/nccl_doctor_launch.hpp"
+#include "launch/backend_launches.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -13,6 +13,7 @@
 #include "launch/doctor_parts.hpp"
 #include "launch/job_ceiling.hpp"
 #include "launch/nccl_control.hpp"
+#include "measure/bandwidth.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/straggler_report.hpp"
@@ -145,48 +146,22 @@ DoctorSweep sweep_cases(ControlPlane& control, const DoctorLaunch& launch, const
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
   layout.nvls_hardware = facts.nvls_hardware;
-  nlohmann::json provenance{{"tool", "commtune"}, {"nccl", facts.provenance}};
+  nlohmann::json provenance{{"tool", "commtune"},
+                            {std::string(name_of(BackendKind::Nccl)), facts.provenance}};
   provenance["layout"] = rank_layout(control, worker_places(layout, control.locality().local_rank));
   if (ceiling) provenance["ceiling"] = to_json(*ceiling);
   NcclBackend backend(control, layout, launch.nccl, command, facts.device_memory_bytes, provenance);
-  const Plan plan = plan_sweep(doctor_sweep(launch.quick, "nccl"), backend);
+  const Plan plan = plan_sweep(doctor_sweep(launch.quick, BackendKind::Nccl), backend);
   DoctorSweep out{{}, rank_hosts(provenance["layout"])};
   CompositeSink sink;
   if (control.rank() == 0) {
     sink.add(std::make_unique<CaseCollector>(out.cases));
     sink.add(std::make_unique<TableWriter>(std::cout));
   }
-  sink.begin(RunHeader{plan, "nccl", provenance});
+  sink.begin(RunHeader{plan, BackendKind::Nccl, provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
   return out;
-}
-
-// The all-reduce's peak against the ceiling; a case that did not measure is a finding of its own.
-std::vector<Finding> sweep_findings(const std::vector<CaseResult>& cases,
-                                    const std::optional<Ceiling>& ceiling) {
-  std::vector<Finding> out;
-  double peak = 0;
-  for (const auto& c : cases) {
-    if (c.measured())
-      peak = std::max(peak, c.busbw_gbps);
-    else
-      out.push_back(Finding{"sweep-case-failed", Severity::Warning,
-                            "allreduce " + std::to_string(c.spec.bytes) + " B",
-                            std::string(name_of(c.status)) + ": " + c.reason,
-                            "the doctor's sweep on the NCCL backend did not measure this size: run it alone "
-                            "with NCCL_DEBUG=INFO"});
-  }
-  if (ceiling && peak > 0)
-    out.push_back(
-        Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *ceiling), "-"});
-  return out;
-}
-
-Finding map_failure(const std::string& reason) {
-  return Finding{"pairwise-map-failed", Severity::Warning, "pairwise map (NCCL)", reason,
-                 "the named rank's GPU or NCCL stopped the map: run it again with NCCL_DEBUG=INFO, and "
-                 "`commtune sweep --backend nccl` on that GPU alone"};
 }
 
 // Rank 0's json_path check, agreed, so that every rank leaves together on bad input.
@@ -198,91 +173,6 @@ void refuse_bad_output(ControlPlane& control, const DoctorLaunch& launch) {
     refused = e.what();
   }
   if (const auto agreed = control.agree_on_failure(refused)) throw InputError(*agreed);
-}
-
-// What rank 0 has measured, for the findings and the --json.
-// The maps of the GPUs inside each node (multi-node jobs): one per node of 2 or more ranks.
-struct NodeGpuMatrix {
-  std::string host;
-  PairMatrix matrix;
-};
-
-struct NodeGpuMaps {
-  std::vector<NodeGpuMatrix> nodes;    // rank 0's
-  std::optional<std::string> failure;  // why the maps ended early
-  std::optional<Ceiling> ceiling;      // the path inside a node (NVLink or PCIe)
-};
-
-struct Measured {
-  const NcclPairwiseMap& map;
-  const std::vector<CaseResult>& cases;
-  const std::optional<Ceiling>& ceiling;
-  std::vector<std::string> hosts;  // each rank's host, for the straggler's name
-  const std::optional<NodeGpuMaps>& node_gpus;
-};
-
-// A node's GPU map: its slow pairs and GPUs (no second map: the node map's slow node is the one
-// confirmed), its links against the ceiling inside a node; each subject names the node.
-std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host,
-                                       const std::optional<Ceiling>& ceiling) {
-  std::vector<Finding> out;
-  for (auto more : {find_slow_nodes(m), find_bad_pairs(m), find_links_below_ceiling(m, ceiling)})
-    for (Finding f : more) {
-      if (f.id == "slow-node") f.id = "slow-gpu";
-      f.subject += " (GPUs of node " + host + ")";
-      out.push_back(std::move(f));
-    }
-  return out;
-}
-
-std::vector<Finding> measured_findings(const Measured& m, const std::vector<Finding>& confirmed) {
-  std::vector<Finding> out;
-  if (m.map.failure) out.push_back(map_failure(*m.map.failure));
-  for (auto more : {sweep_findings(m.cases, m.ceiling), confirmed})
-    out.insert(out.end(), more.begin(), more.end());
-  if (const PairMatrix* first = m.map.first())
-    for (auto more : {find_bad_pairs(*first), find_links_below_ceiling(*first, m.ceiling)})
-      out.insert(out.end(), more.begin(), more.end());
-  if (m.node_gpus) {
-    if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure));
-    for (const NodeGpuMatrix& node : m.node_gpus->nodes)
-      for (auto f : node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling))
-        out.push_back(std::move(f));
-  }
-  const std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
-  out.insert(out.end(), stragglers.begin(), stragglers.end());
-  return out;
-}
-
-// {"maps": [{"host": H, "pairwise": MAP}, ...], "ceiling": C, "failure": why}: the --json's maps
-// of the GPUs inside each node of 2 or more ranks.
-nlohmann::json node_gpus_json(const NodeGpuMaps& n) {
-  nlohmann::json maps = nlohmann::json::array();
-  for (const NodeGpuMatrix& node : n.nodes)
-    maps.push_back({{"host", node.host}, {"pairwise", to_json(node.matrix)}});
-  nlohmann::json j{{"maps", maps}};
-  if (n.ceiling) j["ceiling"] = to_json(*n.ceiling);
-  if (n.failure) j["failure"] = *n.failure;
-  return j;
-}
-
-// Rank 0: the findings ranked and printed, the --json written; the exit code.
-int conclude(const DoctorLaunch& launch, std::vector<Finding> findings, const Measured& m) {
-  rank_findings(findings);
-  print_findings(findings, std::cout);
-  if (!launch.json_path.empty()) {
-    nlohmann::json doc{{"tool", "commtune doctor"},
-                       {"backend", "nccl"},
-                       {"findings", to_json(findings)},
-                       {"healthy", !needs_attention(findings)}};
-    if (m.ceiling) doc["ceiling"] = to_json(*m.ceiling);
-    if (const PairMatrix* first = m.map.first()) doc["pairwise"] = to_json(*first);
-    if (m.map.failure) doc["pairwise_failure"] = *m.map.failure;
-    if (m.node_gpus) doc["node_gpus"] = node_gpus_json(*m.node_gpus);
-    write_output_file(launch.json_path, doc.dump(2) + "\n", OutputPolicy{});
-    std::cerr << "commtune: findings written to " << launch.json_path << "\n";
-  }
-  return needs_attention(findings) ? 1 : 0;
 }
 
 // The doctor's maps: the main one (ranks of one node, or the nodes), and with several nodes the
@@ -304,7 +194,7 @@ std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const Worker
                                              const AgreedDeviceFacts& facts) {
   if (!maps.node_gpus) return std::nullopt;
   NcclPairwiseMap measured = measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus);
-  NodeGpuMaps out{{}, measured.failure, std::nullopt};
+  NodeGpuMaps out{.failure = measured.failure};
   if (control.rank() != 0) return out;
   for (std::size_t g = 0; g < measured.matrices.size(); ++g)  // a node of one rank has no map
     if (measured.matrices[g].size() >= 2)
@@ -325,6 +215,14 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
               const SupervisorLayout& layout, const nlohmann::json& probe, const DoctorMaps& maps) {
   refuse_bad_output(control, launch);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
+  if (!measures_bandwidth(layout.nranks)) {  // one GPU: nothing to map
+    findings.push_back(one_rank_finding(BackendKind::Nccl));
+    const int code = control.rank() == 0
+                         ? conclude_doctor(std::move(findings),
+                                           DoctorMeasurement{.backend = BackendKind::Nccl}, launch.json_path)
+                         : 0;
+    return std::stoi(control.broadcast_from_root(std::to_string(code)));
+  }
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling =
@@ -345,10 +243,15 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
   });
   int code = 0;
   if (control.rank() == 0) {
-    const Measured measured{map, swept.cases, ceiling, swept.hosts, node_gpus};
-    const std::vector<Finding> more = measured_findings(measured, confirmed);
-    findings.insert(findings.end(), more.begin(), more.end());
-    code = conclude(launch, std::move(findings), measured);
+    const DoctorMeasurement measured{.backend = BackendKind::Nccl,
+                                     .map = first_matrix(map),
+                                     .map_failure = map.failure,
+                                     .confirmed = confirmed,
+                                     .cases = swept.cases,
+                                     .hosts = swept.hosts,
+                                     .ceiling = ceiling,
+                                     .node_gpus = node_gpus};
+    code = conclude_doctor(std::move(findings), measured, launch.json_path);
   }
   return std::stoi(control.broadcast_from_root(std::to_string(code)));
 }
@@ -379,7 +282,7 @@ int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
 
 }  // namespace
 
-int launch_nccl_doctor(const DoctorLaunch& launch) {
+int run_nccl_doctor(const DoctorLaunch& launch) {
   const WorkerCommand command = this_worker_command();
   if (launch.launcher.mpi) return run_under_mpi(launch, command);
   return run_local(launch, command);

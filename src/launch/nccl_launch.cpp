@@ -42,8 +42,9 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
                              const ChoiceRecording& record, ControlPlane& control,
                              const std::vector<RankPlace>& places) {
   nlohmann::json facts = launch_provenance(launch);
-  facts["nccl"] = nccl;
-  facts["nccl"]["nccl_choice"] = record.provenance();
+  const std::string key = library_key(BackendKind::Nccl);
+  facts[key] = nccl;
+  facts[key]["nccl_choice"] = record.provenance();
   facts["layout"] = rank_layout(control, places);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   if (const auto ceiling = job_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))

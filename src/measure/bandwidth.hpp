@@ -7,6 +7,10 @@
 
 namespace commtune {
 
+// Whether a run of `nranks` moves data between ranks: one rank copies locally at most, so it
+// measures no bandwidth or efficiency a user asks about, and no output shows one.
+inline bool measures_bandwidth(int nranks) { return nranks >= 2; }
+
 double algorithm_bandwidth_gbps(std::uint64_t bytes, double seconds);
 double bus_bandwidth_gbps(Collective c, std::uint64_t bytes, double seconds, int nranks);
 

@@ -167,10 +167,8 @@ Setting parse_setting(const json& entry, const std::string& where) {
   return setting;
 }
 
-std::string backend_at(const json& value, const std::string& path) {
-  const std::string name = value_as<std::string>(value, path);
-  if (name != "auto" && name != "mpi" && name != "nccl") bad_value(path, "auto, mpi or nccl", value);
-  return name;
+std::optional<BackendKind> backend_at(const json& value, const std::string& path) {
+  return parse_backend_or_auto(value_as<std::string>(value, path), path);
 }
 
 std::string list_of(const std::vector<Collective>& collectives) {

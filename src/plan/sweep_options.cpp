@@ -21,9 +21,6 @@ void require_once_each(const std::vector<Enum>& values, const char* what) {
 void validate_sweep_options(const SweepOptions& options) {
   validate(options.sizes);
   options.stopping.validate();
-  if (options.backend != "auto" && options.backend != "mpi" && options.backend != "nccl")
-    throw InputError("backend (--backend / backend) must be auto, mpi or nccl, got " +
-                     quote_text(options.backend));
   if (options.collectives.empty()) throw InputError("no collectives to run (--collectives / collectives)");
   require_once_each(options.collectives, "collectives (--collectives / collectives)");
   if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_kind.hpp"
 #include "core/errors.hpp"
 #include "core/types.hpp"
 #include "measure/decision.hpp"
@@ -30,7 +31,7 @@ struct RaceOptions {
 };
 
 struct SweepOptions {
-  std::string backend = "auto";  // auto | mpi | nccl
+  std::optional<BackendKind> backend;  // none: auto (NCCL where GPUs are visible, else MPI)
   SizeRange sizes;
   std::vector<Collective> collectives{Collective::AllReduce, Collective::AllGather, Collective::Broadcast};
   DataType dtype = DataType::Float32;
@@ -41,8 +42,8 @@ struct SweepOptions {
   StoppingRule stopping;
   std::vector<std::string> only_settings;  // --setting filter; empty: all
   std::size_t repeat = 1;                  // --repeat: runs of the whole plan, each in a rotated case order
-  DecisionRule decision;  // --margin or the config's "margin": racing, the re-measure and the tuning
-  RaceOptions race;                        // off: every case measured to the full precision (--exhaustive)
+  DecisionRule decision;           // --margin or the config's "margin": racing, the re-measure and the tuning
+  RaceOptions race;                // off: every case measured to the full precision (--exhaustive)
   std::optional<double> budget_s;  // --budget: the wall time the plan was fitted into (plan/budget_fit)
   // Settings of the config left out because they run only on collectives this sweep does not
   // measure (a preset narrowed with --collectives); the plan says so.
@@ -52,7 +53,7 @@ struct SweepOptions {
 inline constexpr std::size_t kMaxRepeat = 100;
 
 // Throws InputError unless the options can run: a valid size range, sampling within its ranges,
-// a backend auto|mpi|nccl, a non-negative root, collectives and placements each listed once.
+// a non-negative root, collectives and placements each listed once.
 void validate_sweep_options(const SweepOptions& options);
 void validate(const RaceOptions& race);
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/text_format.hpp"
+#include "measure/bandwidth.hpp"
 #include "report/run_ceiling.hpp"
 
 namespace commtune {
@@ -13,7 +14,7 @@ void write_efficiency_summary(const ResultsDocument& doc, std::ostream& out) {
   if (!ceiling) return;
   std::map<std::pair<std::string, Collective>, double> peaks;
   for (const auto& c : doc.cases)
-    if (c.measured()) {
+    if (c.measured() && measures_bandwidth(c.nranks)) {  // one rank moves nothing between ranks
       double& peak = peaks[{c.setting, c.spec.collective}];
       peak = std::max(peak, c.busbw_gbps);
     }

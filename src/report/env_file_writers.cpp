@@ -28,10 +28,13 @@ void ShellEnvWriter::write(const ExportPlan& plan, std::ostream& out) const {
 }
 
 void ConfWriter::write(const ExportPlan& plan, std::ostream& out) const {
-  if (plan.backend != "mpi") {
-    write_header(plan, out, "use: NCCL_CONF_FILE=/path/to/this/file (or copy to /etc/nccl.conf)");
-    write_plain(plan, out);
-    return;
+  switch (plan.backend) {
+    case BackendKind::Nccl:
+      write_header(plan, out, "use: NCCL_CONF_FILE=/path/to/this/file (or copy to /etc/nccl.conf)");
+      write_plain(plan, out);
+      return;
+    case BackendKind::Mpi:
+      break;
   }
   write_header(
       plan, out,

@@ -9,7 +9,7 @@ namespace commtune {
 class ShellEnvWriter : public ExportWriter {
  public:
   std::string format() const override { return "shell"; }
-  std::string file_name(const std::string&) const override { return "commtune.env.sh"; }
+  std::string file_name(BackendKind) const override { return "commtune.env.sh"; }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
 
@@ -18,8 +18,8 @@ class ShellEnvWriter : public ExportWriter {
 class ConfWriter : public ExportWriter {
  public:
   std::string format() const override { return "conf"; }
-  std::string file_name(const std::string& backend) const override {
-    return backend == "mpi" ? "mca-params.conf" : "nccl.conf";
+  std::string file_name(BackendKind backend) const override {
+    return std::string(traits_of(backend).env_file);
   }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
@@ -27,7 +27,7 @@ class ConfWriter : public ExportWriter {
 class DockerEnvWriter : public ExportWriter {
  public:
   std::string format() const override { return "docker"; }
-  std::string file_name(const std::string&) const override { return "docker.env"; }
+  std::string file_name(BackendKind) const override { return "docker.env"; }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
 

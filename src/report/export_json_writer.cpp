@@ -45,7 +45,7 @@ void ExportJsonWriter::write(const ExportPlan& plan, std::ostream& out) const {
     order.push_back(e.name);
   }
   const json doc{{"kind", "commtune-export"},
-                 {"backend", plan.backend},
+                 {"backend", name_of(plan.backend)},
                  {"nranks", plan.nranks},
                  {"nnodes", plan.nnodes},
                  {"env", env},

@@ -8,7 +8,7 @@ namespace commtune {
 class ExportJsonWriter : public ExportWriter {
  public:
   std::string format() const override { return "json"; }
-  std::string file_name(const std::string&) const override { return "commtune-export.json"; }
+  std::string file_name(BackendKind) const override { return "commtune-export.json"; }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
 

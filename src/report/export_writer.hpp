@@ -13,9 +13,9 @@ namespace commtune {
 class ExportWriter {
  public:
   virtual ~ExportWriter() = default;
-  virtual std::string format() const = 0;                               // the --format name
-  virtual std::string file_name(const std::string& backend) const = 0;  // its file under --out-dir
-  virtual bool applies_to(const std::string& /*backend*/) const { return true; }
+  virtual std::string format() const = 0;                        // the --format name
+  virtual std::string file_name(BackendKind backend) const = 0;  // its file under --out-dir
+  virtual bool applies_to(BackendKind /*backend*/) const { return true; }
   virtual void write(const ExportPlan& plan, std::ostream& out) const = 0;
 };
 

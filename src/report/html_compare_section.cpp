@@ -25,25 +25,36 @@ std::string provenance_block(const CompareDocument& doc) {
   std::string out = "<h3>Provenance differences (" + std::to_string(doc.provenance.size()) + ")</h3>\n" +
                     html::render_table(first, "provenance-differences") + "\n";
   if (!rest.rows.empty())
-    out += "<details><summary>" + std::to_string(rest.rows.size()) + " more</summary>" + html::render_table(rest, "provenance-differences") +
-           "</details>\n";
+    out += "<details><summary>" + std::to_string(rest.rows.size()) + " more</summary>" +
+           html::render_table(rest, "provenance-differences") + "</details>\n";
   return out;
 }
 
 html::Bar bar_of(const ComparedCase& c) {
   const double low = c.change_low.value_or(c.change) * 100, high = c.change_high.value_or(c.change) * 100;
-  return {static_cast<double>(c.bytes), c.placement == Placement::InPlace ? 1u : 0u, c.change * 100, low, high,
-          html::verdict_colour(c.verdict), false, c.verdict,
+  return {static_cast<double>(c.bytes),
+          c.placement == Placement::InPlace ? 1u : 0u,
+          c.change * 100,
+          low,
+          high,
+          html::verdict_colour(c.verdict),
+          false,
+          c.verdict,
           html::binary_size(static_cast<double>(c.bytes)) + " " + std::string(name_of(c.placement)) + ": " +
               html::signed_percent(c.change) + " " + c.verdict + (c.note.empty() ? "" : " (" + c.note + ")")};
 }
 
 html::Table case_table(const std::vector<const ComparedCase*>& cases) {
-  html::Table t{{"size", "placement", "change", "interval", "verdict", "note"}, {}, {true, false, true, false, false, false}};
+  html::Table t{{"size", "placement", "change", "interval", "verdict", "note"},
+                {},
+                {true, false, true, false, false, false}};
   for (const auto* c : cases)
-    t.rows.push_back({html::binary_size(static_cast<double>(c->bytes)), std::string(name_of(c->placement)), html::signed_percent(c->change),
-                      c->change_low ? html::signed_percent(*c->change_low) + " .. " + html::signed_percent(*c->change_high) : "-",
-                      c->verdict, c->note});
+    t.rows.push_back(
+        {html::binary_size(static_cast<double>(c->bytes)), std::string(name_of(c->placement)),
+         html::signed_percent(c->change),
+         c->change_low ? html::signed_percent(*c->change_low) + " .. " + html::signed_percent(*c->change_high)
+                       : "-",
+         c->verdict, c->note});
   return t;
 }
 
@@ -56,7 +67,8 @@ std::string counts_text(const std::vector<const ComparedCase*>& cases) {
   return out;
 }
 
-std::string group_figure(const std::string& path, const Group& group, const std::vector<const ComparedCase*>& cases) {
+std::string group_figure(const std::string& path, const Group& group,
+                         const std::vector<const ComparedCase*>& cases) {
   const std::string name = group.first + " " + std::string(name_of(group.second));
   html::BarChart chart{name + ": change per case", "", {}, {}, 2, {}, {}};
   double lo = 1e300, hi = 0, y_lo = 0, y_hi = 0;
@@ -66,13 +78,16 @@ std::string group_figure(const std::string& path, const Group& group, const std:
     y_lo = std::min(y_lo, chart.bars.back().low), y_hi = std::max(y_hi, chart.bars.back().high);
     y_lo = std::min(y_lo, chart.bars.back().value), y_hi = std::max(y_hi, chart.bars.back().value);
   }
-  chart.x = html::fitted_axis(html::Scale::Log2Bytes, lo / 2, hi * 2, "message size (left bar out-of-place, right in-place)");
-  chart.y = html::fitted_axis(html::Scale::Linear, std::min(y_lo, -5.0), std::max(y_hi, 5.0), "time change (%, up is slower)");
-  for (const char* v : {"FASTER", "SLOWER", "SAME", "AMBIGUOUS"}) chart.legend.push_back({v, html::verdict_colour(v), "", false, true});
-  chart.description = name + ": " + std::to_string(cases.size()) + " case(s) from " + html::binary_size(lo) + " to " +
-                      html::binary_size(hi) + ": " + counts_text(cases) + ".";
-  return html::render_figure({path + "-" + name + "-compare", chart.title, html::render_bar_chart(chart), chart.description,
-                              case_table(cases)});
+  chart.x = html::fitted_axis(html::Scale::Log2Bytes, lo / 2, hi * 2,
+                              "message size (left bar out-of-place, right in-place)");
+  chart.y = html::fitted_axis(html::Scale::Linear, std::min(y_lo, -5.0), std::max(y_hi, 5.0),
+                              "time change (%, up is slower)");
+  for (const char* v : {"FASTER", "SLOWER", "SAME", "AMBIGUOUS"})
+    chart.legend.push_back({v, html::verdict_colour(v), "", false, true});
+  chart.description = name + ": " + std::to_string(cases.size()) + " case(s) from " + html::binary_size(lo) +
+                      " to " + html::binary_size(hi) + ": " + counts_text(cases) + ".";
+  return html::render_figure({path + "-" + name + "-compare", chart.title, html::render_bar_chart(chart),
+                              chart.description, case_table(cases)});
 }
 
 }  // namespace

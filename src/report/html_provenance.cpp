@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "core/backend_kind.hpp"
 #include "html/escape.hpp"
 #include "html/fact_table.hpp"
 #include "html/table.hpp"
@@ -19,20 +20,20 @@ using nlohmann::json;
 // The provenance fields in the order a person asks about them, each with its label and how it is
 // shown (nullptr: as a plain value). Fields not listed follow in the file's order.
 struct Field {
-  const char* key;
+  std::string key;
   const char* label;
   void (*present)(const std::string& label, const json& value, ProvenanceFacts& rows);
 };
-constexpr Field kFields[] = {
+const Field kFields[] = {
     {"argv", "command", add_command},
     {"start_time", "started", nullptr},
     {"backend_choice", "backend choice", nullptr},
     {"launcher", "launcher", add_launcher},
     {"layout", "layout", add_layout},
     {"config", "config", add_config},
-    {"mpi", "MPI", add_mpi},
+    {library_key(BackendKind::Mpi), "MPI", add_mpi},
     {"nccl_runtime", "NCCL runtime", nullptr},
-    {"nccl", "NCCL", add_nccl},
+    {library_key(BackendKind::Nccl), "NCCL", add_nccl},
     {"ceiling", "ceiling", add_ceiling},
     {"labels", "labels", nullptr},
     {"environment", "environment", add_environment},
@@ -65,7 +66,7 @@ void add_fields(const json& p, const ResultsDocument& doc, ProvenanceFacts& rows
 
 std::string results_block(const ReportInput& input, const ResultsDocument& doc) {
   ProvenanceFacts rows{{"file", html::text_lines({input.path})},
-                       {"backend", html::text_lines({doc.backend})},
+                       {"backend", html::text_lines({std::string(name_of(doc.backend))})},
                        {"cases", html::text_lines({std::to_string(doc.cases.size())})}};
   const json& p = doc.provenance;
   if (p.is_object()) {
@@ -80,8 +81,8 @@ std::string results_block(const ReportInput& input, const ResultsDocument& doc) 
 
 std::string headline(const ReportInput& input) {
   if (const auto* rec = std::get_if<Recommendation>(&input.content))
-    return rec->backend + ", " + std::to_string(rec->nranks) + " ranks, " + std::to_string(rec->nnodes) +
-           " node(s)";
+    return std::string(name_of(rec->backend)) + ", " + std::to_string(rec->nranks) + " ranks, " +
+           std::to_string(rec->nnodes) + " node(s)";
   if (const auto* cmp = std::get_if<CompareDocument>(&input.content)) return cmp->summary;
   if (const auto* doc = std::get_if<DoctorDocument>(&input.content))
     return std::string(doc->healthy ? "healthy" : "needs attention") + ", " +

@@ -25,20 +25,25 @@ html::Section section_of(const std::vector<ReportInput>& inputs, const ReportInp
   if (const auto* doc = std::get_if<ResultsDocument>(&input.content))
     return results_section(*doc, input.path, recommendation_for(inputs, *doc));
   if (const auto* rec = std::get_if<Recommendation>(&input.content)) return tune_section(*rec, input.path);
-  if (const auto* cmp = std::get_if<CompareDocument>(&input.content)) return compare_section(*cmp, input.path);
+  if (const auto* cmp = std::get_if<CompareDocument>(&input.content))
+    return compare_section(*cmp, input.path);
   return doctor_section(std::get<DoctorDocument>(input.content), input.path);
 }
 
 std::string title_of(const std::vector<ReportInput>& inputs) {
   std::string names;
-  for (const auto& input : inputs) names += (names.empty() ? "" : ", ") + std::filesystem::path(input.path).filename().string();
+  for (const auto& input : inputs)
+    names += (names.empty() ? "" : ", ") + std::filesystem::path(input.path).filename().string();
   return "commtune report: " + names;
 }
 
 }  // namespace
 
 std::string html_report(const std::vector<ReportInput>& inputs, const std::string& report_command) {
-  html::Document doc{title_of(inputs), std::string("commtune ") + COMMTUNE_VERSION, provenance_html(inputs, report_command), {}};
+  html::Document doc{title_of(inputs),
+                     std::string("commtune ") + COMMTUNE_VERSION,
+                     provenance_html(inputs, report_command),
+                     {}};
   for (const auto& input : inputs) doc.sections.push_back(section_of(inputs, input));
   return html::render_document(doc);
 }

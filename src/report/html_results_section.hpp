@@ -16,6 +16,7 @@ inline constexpr std::uint64_t kLatencyPlotMaxBytes = 64 << 10;
 
 // `recommendation`: the tuner's verdict on these results, or null; its job-wide choices are the
 // settings emphasised beside the default.
-html::Section results_section(const ResultsDocument& doc, const std::string& path, const Recommendation* recommendation);
+html::Section results_section(const ResultsDocument& doc, const std::string& path,
+                              const Recommendation* recommendation);
 
 }  // namespace commtune

@@ -30,7 +30,8 @@ std::vector<std::string> winners_of(const Recommendation& rec) {
 
 std::string colour_of(const std::vector<std::string>& winners, const std::string& name) {
   const auto it = std::find(winners.begin(), winners.end(), name);
-  return html::series_colour(static_cast<std::size_t>(it - winners.begin()) + 1);  // 0 is the default's, in the results plots
+  return html::series_colour(static_cast<std::size_t>(it - winners.begin()) +
+                             1);  // 0 is the default's, in the results plots
 }
 
 std::string chose_text(const SizeDecision& d) { return d.nccl_chose ? describe(*d.nccl_chose) : "-"; }
@@ -38,24 +39,42 @@ std::string chose_text(const SizeDecision& d) { return d.nccl_chose ? describe(*
 html::Bar bar_of(const SizeDecision& d, const std::vector<std::string>& winners) {
   const std::string size = html::binary_size(static_cast<double>(d.bytes));
   if (d.winner.empty())
-    return {static_cast<double>(d.bytes), 0, 0, 0, 0, "#999999", false, kDefaultSettingName,
+    return {static_cast<double>(d.bytes),
+            0,
+            0,
+            0,
+            0,
+            "#999999",
+            false,
+            kDefaultSettingName,
             size + ": the default stays (" + d.reason + "); NCCL chose " + chose_text(d)};
-  return {static_cast<double>(d.bytes), 0, d.gain * 100, 0, 0, colour_of(winners, d.winner), !d.confirmed, d.winner,
-          size + ": " + d.winner + " saves " + html::number(d.gain * 100, 3) + "% (" + html::number(d.default_us, 4) + " -> " +
-              html::number(d.winner_us, 4) + " us), " + (d.confirmed ? "confirmed" : "not confirmed") + "; NCCL chose " +
-              chose_text(d)};
+  return {static_cast<double>(d.bytes),
+          0,
+          d.gain * 100,
+          0,
+          0,
+          colour_of(winners, d.winner),
+          !d.confirmed,
+          d.winner,
+          size + ": " + d.winner + " saves " + html::number(d.gain * 100, 3) + "% (" +
+              html::number(d.default_us, 4) + " -> " + html::number(d.winner_us, 4) + " us), " +
+              (d.confirmed ? "confirmed" : "not confirmed") + "; NCCL chose " + chose_text(d)};
 }
 
 html::Table size_table(const std::vector<const SizeDecision*>& sizes) {
-  html::Table t{{"size", "winner", "time saved", "default us", "winner us", "confidence", "why the default stays", "NCCL chose"},
+  html::Table t{{"size", "winner", "time saved", "default us", "winner us", "confidence",
+                 "why the default stays", "NCCL chose"},
                 {},
                 {true, false, true, true, true, false, false, false}};
   for (const auto* d : sizes)
-    t.rows.push_back({html::binary_size(static_cast<double>(d->bytes)), d->winner.empty() ? "(default)" : d->winner,
-                      d->winner.empty() ? "-" : html::number(d->gain * 100, 3) + "%", html::number(d->default_us, 4),
-                      d->winner.empty() ? "-" : html::number(d->winner_us, 4),
-                      d->winner.empty() ? "-" : d->confirmed ? "confirmed by re-measure" : "not confirmed", d->reason,
-                      chose_text(*d)});
+    t.rows.push_back({html::binary_size(static_cast<double>(d->bytes)),
+                      d->winner.empty() ? "(default)" : d->winner,
+                      d->winner.empty() ? "-" : html::number(d->gain * 100, 3) + "%",
+                      html::number(d->default_us, 4), d->winner.empty() ? "-" : html::number(d->winner_us, 4),
+                      d->winner.empty() ? "-"
+                      : d->confirmed    ? "confirmed by re-measure"
+                                        : "not confirmed",
+                      d->reason, chose_text(*d)});
   return t;
 }
 
@@ -85,10 +104,10 @@ std::string description(Collective collective, const std::vector<const SizeDecis
   double best = 0;
   for (const auto* d : sizes)
     if (!d->winner.empty()) ++won, confirmed += d->confirmed ? 1 : 0, best = std::max(best, d->gain);
-  return std::string(name_of(collective)) + ": " + std::to_string(won) + " of " + std::to_string(sizes.size()) +
-         " size(s) have a winner over the default (" + std::to_string(confirmed) + " confirmed), the largest saving " +
-         html::number(best * 100, 3) + "%; at the other sizes the default stays. Faint bars: not confirmed." +
-         nccl_choice_words(sizes);
+  return std::string(name_of(collective)) + ": " + std::to_string(won) + " of " +
+         std::to_string(sizes.size()) + " size(s) have a winner over the default (" +
+         std::to_string(confirmed) + " confirmed), the largest saving " + html::number(best * 100, 3) +
+         "%; at the other sizes the default stays. Faint bars: not confirmed." + nccl_choice_words(sizes);
 }
 
 std::string collective_figure(const Recommendation& rec, const std::string& path, Collective collective,
@@ -96,7 +115,13 @@ std::string collective_figure(const Recommendation& rec, const std::string& path
   std::vector<const SizeDecision*> sizes;
   for (const auto& d : rec.sizes)
     if (d.collective == collective) sizes.push_back(&d);
-  html::BarChart chart{std::string(name_of(collective)) + ": which setting wins, per size", description(collective, sizes), {}, {}, 1, {}, {}};
+  html::BarChart chart{std::string(name_of(collective)) + ": which setting wins, per size",
+                       description(collective, sizes),
+                       {},
+                       {},
+                       1,
+                       {},
+                       {}};
   double lo = 1e300, hi = 0, top = 0;
   for (const auto* d : sizes) {
     chart.bars.push_back(bar_of(*d, winners));
@@ -107,20 +132,24 @@ std::string collective_figure(const Recommendation& rec, const std::string& path
   chart.y = html::fitted_axis(html::Scale::Linear, 0, std::max(top * 1.1, 5.0), "time saved (%)");
   chart.legend.push_back({"default stays", "#999999", "", false, true});
   for (const auto& w : winners) chart.legend.push_back({w, colour_of(winners, w), "", false, true});
-  return html::render_figure({path + "-" + std::string(name_of(collective)) + "-tune", chart.title, html::render_bar_chart(chart),
-                              chart.description, size_table(sizes)});
+  return html::render_figure({path + "-" + std::string(name_of(collective)) + "-tune", chart.title,
+                              html::render_bar_chart(chart), chart.description, size_table(sizes)});
 }
 
 std::string choices_table(const Recommendation& rec) {
-  html::Table t{{"scope", "setting", "objective gain", "weight won", "why"}, {}, {false, false, true, true, false}};
+  html::Table t{
+      {"scope", "setting", "objective gain", "weight won", "why"}, {}, {false, false, true, true, false}};
   for (const auto& c : rec.choices)
-    t.rows.push_back({c.scope, c.setting, html::number(c.objective_gain * 100, 3) + "%", html::number(c.weight_won * 100, 3) + "%", c.why});
-  return "<h3>Job-wide choices</h3>\n<p>Objective: " + html::escape(rec.objective) + "</p>\n" + html::render_table(t, "choices") + "\n";
+    t.rows.push_back({c.scope, c.setting, html::number(c.objective_gain * 100, 3) + "%",
+                      html::number(c.weight_won * 100, 3) + "%", c.why});
+  return "<h3>Job-wide choices</h3>\n<p>Objective: " + html::escape(rec.objective) + "</p>\n" +
+         html::render_table(t, "choices") + "\n";
 }
 
 std::string remarks(const Recommendation& rec) {
   std::string out;
-  for (const auto& [name, why] : rec.disqualified) out += "<li>never recommended: " + html::escape(name + ": " + why) + "</li>";
+  for (const auto& [name, why] : rec.disqualified)
+    out += "<li>never recommended: " + html::escape(name + ": " + why) + "</li>";
   for (const auto& note : rec.notes) out += "<li>" + html::escape(note) + "</li>";
   for (const auto& label : rec.labels) out += "<li>label: " + html::escape(label) + "</li>";
   if (rec.incomplete) out += "<li>tuned on an interrupted sweep</li>";
@@ -131,13 +160,15 @@ std::string remarks(const Recommendation& rec) {
 
 html::Section tune_section(const Recommendation& rec, const std::string& path) {
   const std::vector<std::string> winners = winners_of(rec);
-  std::string body = "<p>" + html::escape(rec.backend + ", " + std::to_string(rec.nranks) + " ranks on " +
-                                          std::to_string(rec.nnodes) + " node(s); a winner needs " +
-                                          rule_text(DecisionRule{.margin = rec.min_margin}) + "; " +
-                                          (rec.confirmed ? "finalists re-measured in " + std::to_string(rec.confirm_rounds) +
-                                                               " interleaved round(s)"
-                                                         : "no confirmation round")) +
-                     ".</p>\n" + remarks(rec);
+  std::string body =
+      "<p>" +
+      html::escape(std::string(name_of(rec.backend)) + ", " + std::to_string(rec.nranks) + " ranks on " +
+                   std::to_string(rec.nnodes) + " node(s); a winner needs " +
+                   rule_text(DecisionRule{.margin = rec.min_margin}) + "; " +
+                   (rec.confirmed ? "finalists re-measured in " + std::to_string(rec.confirm_rounds) +
+                                        " interleaved round(s)"
+                                  : "no confirmation round")) +
+      ".</p>\n" + remarks(rec);
   std::set<Collective> seen;
   for (const auto& d : rec.sizes)
     if (seen.insert(d.collective).second) body += collective_figure(rec, path, d.collective, winners);

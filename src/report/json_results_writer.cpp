@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "measure/bandwidth.hpp"
 #include "report/run_ceiling.hpp"
 #include "core/message_text.hpp"
 #include "results/results_json.hpp"
@@ -76,7 +77,7 @@ std::string closing(bool complete) {
 
 void JsonResultsWriter::begin(const RunHeader& header) {
   ceiling_ = ceiling_of(header.provenance);
-  nlohmann::json head{{"schema_version", kResultsSchemaVersion}, {"backend", header.backend},
+  nlohmann::json head{{"schema_version", kResultsSchemaVersion}, {"backend", name_of(header.backend)},
                       {"provenance", header.provenance},         {"sweep", to_json(header.plan.options)},
                       {"settings", nlohmann::json::array()},     {"warnings", header.plan.warnings}};
   for (const auto& s : header.plan.settings) head["settings"].push_back(to_json(s));
@@ -100,7 +101,8 @@ void JsonResultsWriter::write_at_end_of_cases(const std::string& cases_part, boo
 
 void JsonResultsWriter::case_finished(const CaseResult& result) {
   nlohmann::json j = to_json(result);
-  if (ceiling_ && result.measured()) j["efficiency"] = efficiency(result.busbw_gbps, *ceiling_);
+  if (ceiling_ && result.measured() && measures_bandwidth(result.nranks))
+    j["efficiency"] = efficiency(result.busbw_gbps, *ceiling_);  // none at one rank: nothing traveled
   const std::string entry = (first_case_ ? "\n    " : ",\n    ") + j.dump();
   first_case_ = false;
   write_at_end_of_cases(entry, false);

@@ -35,4 +35,9 @@ std::string layout_phrase(int nranks, const nlohmann::json& layout) {
   return phrase + std::to_string(*least) + " to " + std::to_string(*most) + " ranks per node";
 }
 
+std::string one_rank_note(BackendKind backend) {
+  return "one rank: nothing travels between ranks, so no bandwidth or efficiency is shown (times only); " +
+         std::string(traits_of(backend).more_ranks);
+}
+
 }  // namespace commtune

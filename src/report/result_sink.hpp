@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend_kind.hpp"
 #include "plan/plan.hpp"
 #include "results/case_result.hpp"
 
@@ -12,7 +13,7 @@ namespace commtune {
 
 struct RunHeader {
   const Plan& plan;
-  std::string backend;
+  BackendKind backend = BackendKind::Mpi;
   nlohmann::json provenance;
   std::size_t runs = 1;  // --repeat: the plan runs this many times
 };

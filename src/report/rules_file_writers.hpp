@@ -14,16 +14,16 @@ inline constexpr const char* kTunerPluginFileName = "libnccl-tuner-commtune.so";
 class NcclTunerCsvWriter : public ExportWriter {
  public:
   std::string format() const override { return "nccl-tuner"; }
-  std::string file_name(const std::string&) const override { return "nccl_tuner.conf"; }
-  bool applies_to(const std::string& backend) const override { return backend != "mpi"; }
+  std::string file_name(BackendKind) const override { return "nccl_tuner.conf"; }
+  bool applies_to(BackendKind backend) const override { return backend == BackendKind::Nccl; }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
 
 class OmpiRulesWriter : public ExportWriter {
  public:
   std::string format() const override { return "ompi-rules"; }
-  std::string file_name(const std::string&) const override { return "ompi-coll-rules.conf"; }
-  bool applies_to(const std::string& backend) const override { return backend == "mpi"; }
+  std::string file_name(BackendKind) const override { return "ompi-coll-rules.conf"; }
+  bool applies_to(BackendKind backend) const override { return backend == BackendKind::Mpi; }
   void write(const ExportPlan& plan, std::ostream& out) const override;
 };
 

@@ -7,6 +7,7 @@
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
 #include "report/run_ceiling.hpp"
+#include "measure/bandwidth.hpp"
 #include "report/layout_phrase.hpp"
 
 namespace commtune {
@@ -33,9 +34,12 @@ std::string format_nccl_tests(const CaseResult* r) {
 
 }  // namespace
 
-std::string format_half(const CaseResult* r) {
+std::string format_half(const CaseResult* r, bool bandwidth) {
   if (r == nullptr || !r->measured())
     return printf_string("  %9s  %7s  %7s  %5s  %6s", "--", "--", "--", "--", r ? "fail" : "");
+  if (!bandwidth)
+    return printf_string("  %9.2f  %7s  %7s  %5.1f  %6s", r->time_us.median, "--", "--",
+                         spread_percent(r->time_us), wrong_text(r->wrong).c_str());
   return printf_string("  %9.2f  %7.3f  %7.3f  %5.1f  %6s", r->time_us.median, r->algbw_gbps, r->busbw_gbps,
                        spread_percent(r->time_us), wrong_text(r->wrong).c_str());
 }
@@ -46,21 +50,23 @@ void TableWriter::begin(const RunHeader& header) {
   const auto layout =
       header.provenance.is_object() ? header.provenance.find("layout") : header.provenance.end();
   const nlohmann::json nodes = layout != header.provenance.end() ? *layout : nlohmann::json();
-  out_ << "# commtune sweep: backend " << header.backend << ", " << layout_phrase(header.plan.nranks, nodes)
-       << ", " << header.plan.cases.size() << " cases"
+  out_ << "# commtune sweep: backend " << name_of(header.backend) << ", "
+       << layout_phrase(header.plan.nranks, nodes) << ", " << header.plan.cases.size() << " cases"
        << (header.runs > 1 ? " x " + std::to_string(header.runs) + " runs" : "") << "\n";
   if (const auto labels = header.provenance.find("labels");
       labels != header.provenance.end() && labels->is_array())
     for (const auto& label : *labels)
       if (label.is_string()) out_ << "# label: " << label.get<std::string>() << "\n";
   for (const auto& w : header.plan.warnings) out_ << "# warning: " << w << "\n";
+  bandwidth_ = measures_bandwidth(header.plan.nranks);
+  if (!bandwidth_) out_ << "# note: " << one_rank_note(header.backend) << "\n";
   out_ << "# time: median per-iteration time (us), max over ranks; algbw, busbw from it;"
           " sprd%: (p95 - p5) / median\n";
-  show_nccl_tests_ = header.backend == "nccl";
+  show_nccl_tests_ = traits_of(header.backend).nccl_tests_columns;
   if (show_nccl_tests_)
     for (const auto& s : header.plan.settings)
       if (s.is_default()) choice_settings_.insert(s.name);
-  ceiling_ = ceiling_of(header.provenance);
+  ceiling_ = bandwidth_ ? ceiling_of(header.provenance) : std::nullopt;
   if (ceiling_)
     out_ << "# eff%: busbw / ceiling; ceiling " << printf_string("%.1f GB/s", ceiling_->gbps) << ": "
          << ceiling_->path << " (" << ceiling_->basis << ")\n";
@@ -128,7 +134,7 @@ void TableWriter::flush_row() {
     const CaseResult* match = nullptr;
     for (const auto& r : row_)
       if (r.spec.placement == p) match = &r;
-    line += format_half(match);
+    line += format_half(match, bandwidth_);
     if (show_nccl_tests_) line += format_nccl_tests(match);
     if (ceiling_)
       line += match && match->measured()
@@ -163,7 +169,7 @@ std::string TableWriter::choice_cell(std::vector<std::string>& notes) {
 }
 
 void TableWriter::note_peak(const CaseResult& r) {
-  if (!r.measured()) return;
+  if (!r.measured() || !bandwidth_) return;
   for (auto& p : peaks_)
     if (p.setting == r.setting && p.collective == r.spec.collective) {
       if (r.busbw_gbps > p.busbw) p = {r.setting, r.spec.collective, r.busbw_gbps, r.spec.bytes};

@@ -45,6 +45,7 @@ class TableWriter : public ResultSink {
   std::vector<CaseResult> row_;
   std::optional<std::pair<std::string, Collective>> section_;
   std::optional<Ceiling> ceiling_;         // an eff% column per half and a verdict: the run has a ceiling
+  bool bandwidth_ = true;                  // two ranks or more: algbw, busbw, eff% and peaks shown
   bool show_nccl_tests_ = false;           // an nt-time column per half: the NCCL backend measures it
   std::set<std::string> choice_settings_;  // NCCL settings that force nothing: a nccl-chose column
   bool show_choice_ = false;               // in the current section
@@ -59,7 +60,8 @@ class TableWriter : public ResultSink {
   std::vector<Peak> peaks_;
 };
 
-// One formatted half (time algbw busbw cv% #wrong) of a row, or blanks for a case that did not run.
-std::string format_half(const CaseResult* result);
+// One formatted half (time algbw busbw cv% #wrong) of a row, or blanks for a case that did not run;
+// without `bandwidth` (one rank: no traffic between ranks) "--" for algbw and busbw.
+std::string format_half(const CaseResult* result, bool bandwidth = true);
 
 }  // namespace commtune

@@ -72,8 +72,8 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
 }  // namespace
 
 void write_tune_summary(const Recommendation& rec, std::ostream& out) {
-  out << "# commtune tune: backend " << rec.backend << ", " << rec.nranks << " ranks on " << rec.nnodes
-      << " node(s)\n";
+  out << "# commtune tune: backend " << name_of(rec.backend) << ", " << rec.nranks << " ranks on "
+      << rec.nnodes << " node(s)\n";
   for (const auto& label : rec.labels) out << "# label: " << label << "\n";
   out << "# rule: a setting wins only with " << rule_text(DecisionRule{.margin = rec.min_margin})
       << "; wrong data or a failure anywhere disqualifies it\n";

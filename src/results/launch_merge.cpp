@@ -34,7 +34,7 @@ void check_same_plan(const ResultsDocument& first, const std::string& first_orig
   const std::string versus =
       " than " + first_origin + " (tune several results only of the same sweep, launched again)";
   if (other.backend != first.backend)
-    throw InputError(origin + ": another backend (" + other.backend + ")" + versus);
+    throw InputError(origin + ": another backend (" + std::string(name_of(other.backend)) + ")" + versus);
   if (setting_names(other) != setting_names(first)) throw InputError(origin + ": other settings" + versus);
   const auto a = index_of(first), b = index_of(other);
   if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin(),

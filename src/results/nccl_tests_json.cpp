@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/backend_kind.hpp"
 #include "core/collective_table.hpp"
 #include "core/collective_traits.hpp"
 #include "core/json_fields.hpp"
@@ -101,8 +102,9 @@ json provenance_at(const json& document, const std::string& origin, const Layout
     p["start_time"] = top_field_as<std::string>(document, "start_time", origin);
   p["argv"] = document["args"];
   if (document.contains("nccl_version"))
-    p["nccl"] = {{"version", nccl_version_text(integer_in(document["nccl_version"], origin + ": nccl_version",
-                                                          0, 1'000'000))}};
+    p[library_key(BackendKind::Nccl)] = {
+        {"version",
+         nccl_version_text(integer_in(document["nccl_version"], origin + ": nccl_version", 0, 1'000'000))}};
   if (document.contains("env")) {
     const json& env = document["env"];
     if (!env.is_array()) bad_value(origin + ": env", "a list of NAME=VALUE strings", env);
@@ -251,7 +253,7 @@ ResultsDocument nccl_tests_from_json(const json& document, const std::string& or
   const Layout layout = layout_at(document, origin);
   ResultsDocument doc;
   doc.schema_version = 0;
-  doc.backend = "nccl";
+  doc.backend = BackendKind::Nccl;
   doc.provenance = provenance_at(document, origin, layout);
   doc.settings = {Setting{kDefaultSettingName, "nccl-tests", {}, {}}};
   doc.complete = true;

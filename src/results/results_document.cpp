@@ -78,11 +78,8 @@ std::string schema_at(const json& document, const std::string& origin) {
   return path;
 }
 
-std::string backend_at(const json& document, const std::string& origin) {
-  const std::string backend = top_field_as<std::string>(document, "backend", origin);
-  if (backend != "mpi" && backend != "nccl")
-    bad_value(origin + ": backend", "mpi or nccl", document["backend"]);
-  return backend;
+BackendKind backend_at(const json& document, const std::string& origin) {
+  return parse_backend(top_field_as<std::string>(document, "backend", origin), origin + ": backend");
 }
 
 std::vector<Setting> settings_at(const json& document, const std::string& origin) {
@@ -161,7 +158,7 @@ ResultsDocument results_from_json(const json& document, const std::string& origi
     doc.cases.push_back(case_from_json(cases[i], where));
     check_efficiency(cases[i], doc.cases.back(), ceiling, where);
     checks.check(doc.cases.back(), i, where);
-    if (doc.cases.back().nccl_choice && doc.backend != "nccl")
+    if (doc.cases.back().nccl_choice && doc.backend != BackendKind::Nccl)
       throw InputError(member_path(where, "nccl_choice") +
                        ": only an NCCL results file records what NCCL chose");
   }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backend_kind.hpp"
 #include "measure/decision.hpp"
 #include "plan/setting.hpp"
 #include "results/case_result.hpp"
@@ -15,9 +16,9 @@ namespace commtune {
 
 struct ResultsDocument {
   int schema_version = 0;
-  std::string backend;
-  nlohmann::json provenance;  // free-form facts about the run (docs/results-schema.md)
-  nlohmann::json sweep;       // the sweep options as run
+  BackendKind backend = BackendKind::Mpi;
+  nlohmann::json provenance;             // free-form facts about the run (docs/results-schema.md)
+  nlohmann::json sweep;                  // the sweep options as run
   std::optional<DecisionRule> decision;  // sweep.margin: what racing and its tuning decided with
   std::vector<Setting> settings;
   std::vector<CaseResult> cases;

@@ -50,10 +50,11 @@ nlohmann::json without_budget(nlohmann::json sweep) {
   return sweep;
 }
 
-std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& plan,
-                                        const std::string& backend) {
+std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& plan, BackendKind backend) {
   if (old.complete) return "it is complete: nothing to resume";
-  if (old.backend != backend) return "it ran on the " + old.backend + " backend, this sweep on " + backend;
+  if (old.backend != backend)
+    return "it ran on the " + std::string(name_of(old.backend)) + " backend, this sweep on " +
+           std::string(name_of(backend));
   if (without_budget(old.sweep) != without_budget(to_json(plan.options))) {
     std::string why = "its sweep options are not this plan's (sizes, collectives, sampling, racing)";
     if (old.sweep.contains("budget_s")) why += "; a sweep fitted to --budget resumes with the same --budget";
@@ -76,8 +77,8 @@ std::string encode(const std::vector<std::size_t>& indices) { return nlohmann::j
 
 }  // namespace
 
-std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan,
-                                          const std::string& backend, const nlohmann::json& provenance) {
+std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan, BackendKind backend,
+                                          const nlohmann::json& provenance) {
   if (auto p = plan_refusal(old, plan, backend)) return p;
   return provenance_refusal(old.provenance, provenance);
 }
@@ -92,7 +93,7 @@ Plan remaining_plan(const Plan& plan, const ResultsDocument& old) {
   return out;
 }
 
-Resumed resume_sweep(const std::string& path, const Plan& plan, const std::string& backend,
+Resumed resume_sweep(const std::string& path, const Plan& plan, BackendKind backend,
                      const nlohmann::json& provenance, ControlPlane& control) {
   Resumed out;
   std::optional<std::string> failure;

@@ -22,8 +22,8 @@ struct Resumed {
 };
 
 // Why `old` cannot be resumed by `plan` on `backend` with this run's `provenance`; nullopt when it can.
-std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan,
-                                          const std::string& backend, const nlohmann::json& provenance);
+std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan, BackendKind backend,
+                                          const nlohmann::json& provenance);
 
 // The plan's cases that `old` has not finished (matched by setting, collective, size, type, op,
 // root and placement).
@@ -31,7 +31,7 @@ Plan remaining_plan(const Plan& plan, const ResultsDocument& old);
 
 // Every rank calls it in step: rank 0 reads and checks the file, the others learn the outcome.
 // Throws InputError (exit 2) on every rank when the file is bad or refused.
-Resumed resume_sweep(const std::string& path, const Plan& plan, const std::string& backend,
+Resumed resume_sweep(const std::string& path, const Plan& plan, BackendKind backend,
                      const nlohmann::json& provenance, ControlPlane& control);
 
 }  // namespace commtune

@@ -7,6 +7,8 @@
 #include "host/host_facts.hpp"
 #include "plan/budget_fit.hpp"
 #include "plan/duration.hpp"
+#include "measure/bandwidth.hpp"
+#include "report/layout_phrase.hpp"
 #include "report/case_collector.hpp"
 #include "report/composite_sink.hpp"
 #include "report/json_results_writer.hpp"
@@ -46,7 +48,7 @@ std::unique_ptr<JsonResultsWriter> open_results(ControlPlane& control, const std
   return writer;
 }
 
-ResultsDocument swept_document(const Plan& plan, const std::string& backend, const nlohmann::json& provenance,
+ResultsDocument swept_document(const Plan& plan, BackendKind backend, const nlohmann::json& provenance,
                                std::vector<CaseResult> cases) {
   ResultsDocument doc;
   doc.schema_version = kResultsSchemaVersion;
@@ -131,7 +133,7 @@ RunSummary add_counts(RunSummary total, const RunSummary& more) {
   return total;
 }
 
-Resumed resumed_or_fresh(const Plan& plan, const std::string& backend, ControlPlane& control,
+Resumed resumed_or_fresh(const Plan& plan, BackendKind backend, ControlPlane& control,
                          const SweepReport& report) {
   if (report.resume_path.empty()) return Resumed{plan, {}};
   return resume_sweep(report.resume_path, plan, backend, report.provenance, control);
@@ -150,10 +152,10 @@ std::string budget_line(const Plan& plan, const CostModel& model) {
 
 }  // namespace
 
-std::string default_results_path(const std::string& backend) {
+std::string default_results_path(BackendKind backend) {
   std::string stamp = utc_timestamp();
   stamp.erase(std::remove(stamp.begin(), stamp.end(), ':'), stamp.end());
-  return "results/commtune-" + backend + "-" + stamp + ".json";
+  return "results/commtune-" + std::string(name_of(backend)) + "-" + stamp + ".json";
 }
 
 int sweep_exit_code(const RunSummary& summary) {
@@ -187,7 +189,7 @@ Plan plan_sweep(const SweepConfig& config, const Backend& backend) {
 }
 
 int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control, const SweepReport& report) {
-  const std::string name = backend.name();
+  const BackendKind name = backend.kind();
   const std::string wanted = report.out_path.empty() ? default_results_path(name) : report.out_path;
   const Resumed resumed =
       resumed_or_fresh(plan, name, control, report);  // refused before anything is written
@@ -196,6 +198,7 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
   std::vector<CaseResult> swept;
   SessionSinks sinks;
   if (control.rank() == 0) {
+    if (!measures_bandwidth(plan.nranks)) std::cerr << ("commtune: note: " + one_rank_note(name) + "\n");
     std::cerr << ("commtune: " + report.banner + "\n")
               << std::flush;  // one write: whole lines never interleave
     if (plan.options.budget_s) std::cerr << budget_line(plan, backend.cost_model()) << std::flush;

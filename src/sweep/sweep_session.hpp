@@ -38,6 +38,6 @@ Plan plan_sweep(const SweepConfig& config, const Backend& backend);
 // 0: done, no wrong data (failed settings are recorded, not fatal); 1: wrong data; 130: interrupted.
 int sweep_exit_code(const RunSummary& summary);
 
-std::string default_results_path(const std::string& backend);
+std::string default_results_path(BackendKind backend);
 
 }  // namespace commtune

@@ -114,8 +114,13 @@ std::vector<EnvEntry> nccl_environment(const Recommendation& rec, const std::vec
 std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto,
                                           std::vector<std::string>& notes) {
   const std::vector<Chosen> chosen = chosen_settings(rec);
-  return rec.backend == "mpi" ? mpi_environment(chosen, notes)
-                              : nccl_environment(rec, chosen, nccl_algo_proto, notes);
+  switch (rec.backend) {
+    case BackendKind::Mpi:
+      return mpi_environment(chosen, notes);
+    case BackendKind::Nccl:
+      return nccl_environment(rec, chosen, nccl_algo_proto, notes);
+  }
+  return {};
 }
 
 }  // namespace commtune

@@ -23,9 +23,9 @@ std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above) {
 namespace {
 
 std::vector<std::string> summary_lines(const Recommendation& rec) {
-  std::vector<std::string> lines{"commtune recommendation: backend " + rec.backend + ", " +
-                                 std::to_string(rec.nranks) + " ranks on " + std::to_string(rec.nnodes) +
-                                 " node(s)"};
+  std::vector<std::string> lines{"commtune recommendation: backend " + std::string(name_of(rec.backend)) +
+                                 ", " + std::to_string(rec.nranks) + " ranks on " +
+                                 std::to_string(rec.nnodes) + " node(s)"};
   if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
   for (const auto& c : rec.choices)
     if (c.setting != kDefaultSettingName)
@@ -58,7 +58,7 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
   plan.env = compose_environment(rec, options.nccl_algo_proto_env, plan.notes);
   check_entries(plan.env);
   for (const auto& e : plan.env)
-    if (rec.backend != "mpi" && (e.name == "NCCL_ALGO" || e.name == "NCCL_PROTO")) {
+    if (rec.backend == BackendKind::Nccl && (e.name == "NCCL_ALGO" || e.name == "NCCL_PROTO")) {
       plan.warnings.push_back(
           "NCCL_ALGO / NCCL_PROTO are NCCL debugging variables that \"should not be used in production\" "
           "(NVIDIA's "
@@ -66,10 +66,14 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
           "(--format nccl-tuner) is the production path");
       break;
     }
-  if (rec.backend == "mpi")
-    plan.ompi_rules = ompi_size_rules(rec);
-  else
-    plan.tuner_rows = tuner_csv_rows(rec, plan.notes);
+  switch (rec.backend) {
+    case BackendKind::Mpi:
+      plan.ompi_rules = ompi_size_rules(rec);
+      break;
+    case BackendKind::Nccl:
+      plan.tuner_rows = tuner_csv_rows(rec, plan.notes);
+      break;
+  }
   return plan;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_kind.hpp"
 #include "tune/recommendation.hpp"
 
 namespace commtune {
@@ -42,7 +43,7 @@ struct ExportOptions {
 };
 
 struct ExportPlan {
-  std::string backend;
+  BackendKind backend = BackendKind::Mpi;
   int nranks = 0, nnodes = 1;
   std::vector<std::string> summary;  // comment lines: what is set and why
   std::vector<EnvEntry> env;

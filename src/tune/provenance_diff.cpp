@@ -4,6 +4,8 @@
 #include <array>
 #include <map>
 
+#include "core/backend_kind.hpp"
+
 namespace commtune {
 namespace {
 
@@ -26,8 +28,16 @@ void flatten(const json& j, const std::string& path, std::map<std::string, std::
 }
 
 int priority(const std::string& field) {
-  static constexpr std::array<std::string_view, 10> kOrder{
-      "driver", "cuda", "nccl", "mpi", "nranks", "nhosts", "gpu", "hosts", "topology", "environment"};
+  static const std::array<std::string, 10> kOrder{"driver",
+                                                  "cuda",
+                                                  library_key(BackendKind::Nccl),
+                                                  library_key(BackendKind::Mpi),
+                                                  "nranks",
+                                                  "nhosts",
+                                                  "gpu",
+                                                  "hosts",
+                                                  "topology",
+                                                  "environment"};
   for (std::size_t i = 0; i < kOrder.size(); ++i)
     if (field.find(kOrder[i]) != std::string::npos) return static_cast<int>(i);
   return static_cast<int>(kOrder.size());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_kind.hpp"
 #include "core/types.hpp"
 #include "plan/setting.hpp"
 #include "results/nccl_choice.hpp"
@@ -45,7 +46,7 @@ struct JobChoice {
 };
 
 struct Recommendation {
-  std::string backend;
+  BackendKind backend = BackendKind::Mpi;
   int nranks = 0;
   int nnodes = 1;
   double min_margin = 0.02;

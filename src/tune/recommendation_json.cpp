@@ -160,9 +160,7 @@ std::map<std::string, std::string> disqualified_field(const json& j, const Path&
 }
 
 void read_header(const json& j, const Path& origin, Recommendation& rec) {
-  rec.backend = top_field_as<std::string>(j, "backend", origin);
-  if (rec.backend != "mpi" && rec.backend != "nccl")
-    bad_value(origin + ": backend", "mpi or nccl", j["backend"]);
+  rec.backend = parse_backend(top_field_as<std::string>(j, "backend", origin), origin + ": backend");
   rec.nranks = static_cast<int>(
       integer_in(required_field(j, "nranks", origin), origin + ": nranks", 1, kMaxPlausibleCount));
   rec.nnodes =
@@ -230,7 +228,7 @@ void check_names(const Recommendation& rec, const std::string& origin) {
 json to_json(const Recommendation& rec) {
   json j{{"kind", "commtune-recommendation"},
          {"version", kRecommendationVersion},
-         {"backend", rec.backend},
+         {"backend", name_of(rec.backend)},
          {"nranks", rec.nranks},
          {"nnodes", rec.nnodes},
          {"min_margin", rec.min_margin},

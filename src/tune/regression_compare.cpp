@@ -22,7 +22,8 @@ void check_options(const CompareOptions& o) {
 void check_backends(const std::vector<const ResultsDocument*>& all) {
   for (const ResultsDocument* d : all)
     if (d->backend != all.front()->backend)
-      throw InputError("cannot compare a " + all.front()->backend + " run with a " + d->backend + " run");
+      throw InputError("cannot compare a " + std::string(name_of(all.front()->backend)) + " run with a " +
+                       std::string(name_of(d->backend)) + " run");
 }
 
 void note_incomplete(const std::vector<const ResultsDocument*>& docs, const std::vector<std::string>& origins,

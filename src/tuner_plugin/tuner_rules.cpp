@@ -112,9 +112,6 @@ TunerRulesFile failed(std::size_t line, const std::string& why) {
 
 }  // namespace
 
-int function_index(const std::string& token) { return find_token(kFunctions, token); }
-int algorithm_index(const std::string& token) { return find_token(kAlgorithms, token); }
-int protocol_index(const std::string& token) { return find_token(kProtocols, token); }
 const char* function_token(int index) { return token_at(kFunctions, index); }
 const char* algorithm_token(int index) { return token_at(kAlgorithms, index); }
 const char* protocol_token(int index) { return token_at(kProtocols, index); }

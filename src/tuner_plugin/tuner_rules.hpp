@@ -43,10 +43,7 @@ struct TunerRulesFile {
 
 TunerRulesFile parse_tuner_rules(std::istream& in) noexcept;
 
-// Token tables, shared by the parser and the plugin's messages. -1 for an unknown token.
-int function_index(const std::string& token);
-int algorithm_index(const std::string& token);
-int protocol_index(const std::string& token);
+// The plugin's messages name a function by NCCL's token ("?" when out of range).
 const char* function_token(int index);  // "?" when out of range
 const char* algorithm_token(int index);
 const char* protocol_token(int index);

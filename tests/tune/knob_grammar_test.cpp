@@ -51,30 +51,31 @@ TEST(OmpiAlgorithms, NamesAndNumbers) {
 TEST(KnobGrammar, RefusesAnythingThatCouldInjectShellCode) {
   for (const std::string bad :
        {"1; rm -rf /", "$(id)", "`id`", "a b", "x'y", "x\"y", "a\nb", "a|b", "a>b", "a*", "a\\b"})
-    EXPECT_THROW(validate_knob("nccl", "NCCL_NET", bad), InputError) << bad;
-  EXPECT_THROW(validate_knob("nccl", "NCCL NET", "1"), InputError);
-  EXPECT_THROW(validate_knob("nccl", "A=B", "1"), InputError);
-  EXPECT_THROW(validate_knob("nccl", "NCCL_ALGO", "ring;x"), InputError);
-  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm", "fastest"), InputError);
-  EXPECT_NO_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm", "ring"));
-  EXPECT_NO_THROW(validate_knob("nccl", "NCCL_SOCKET_IFNAME", "^lo,docker0"));
+    EXPECT_THROW(validate_knob(BackendKind::Nccl, "NCCL_NET", bad), InputError) << bad;
+  EXPECT_THROW(validate_knob(BackendKind::Nccl, "NCCL NET", "1"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Nccl, "A=B", "1"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Nccl, "NCCL_ALGO", "ring;x"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Mpi, "coll_tuned_allreduce_algorithm", "fastest"), InputError);
+  EXPECT_NO_THROW(validate_knob(BackendKind::Mpi, "coll_tuned_allreduce_algorithm", "ring"));
+  EXPECT_NO_THROW(validate_knob(BackendKind::Nccl, "NCCL_SOCKET_IFNAME", "^lo,docker0"));
 }
 
 // A tampered recommendation must not reach a training job's environment: only knobs of
 // commtune's tables are exported, each with its own value grammar.
 TEST(KnobGrammar, ExportsOnlyKnobsOfTheKnobTables) {
-  for (const char* backend : {"nccl", "mpi"})
+  for (const BackendKind backend : {BackendKind::Nccl, BackendKind::Mpi})
     for (const char* name :
          {"BASH_ENV", "LD_PRELOAD", "PATH", "PROMPT_COMMAND", "COMMTUNE_TEST_FAULT", "NCCL_NOT_A_KNOB"})
-      EXPECT_THROW(validate_knob(backend, name, "1"), InputError) << backend << " " << name;
-  EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "$(touch /tmp/x)"), InputError);
-  EXPECT_THROW(validate_knob("nccl", "NCCL_P2P_DISABLE", "2"), InputError);  // the knob's own grammar
-  EXPECT_THROW(validate_knob("mpi", "btl_tcp_if_include", "eth0"), InputError);
-  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_evil", "1"), InputError);
-  EXPECT_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_segmentsize", "-1"), InputError);
-  EXPECT_NO_THROW(validate_knob("mpi", "coll_tuned_allreduce_algorithm_segmentsize", "65536"));
-  EXPECT_NO_THROW(validate_knob("nccl", "NCCL_P2P_LEVEL", "NVL"));
-  EXPECT_THROW(validate_knob("tpu", "NCCL_ALGO", "Ring"), InputError);
+      EXPECT_THROW(validate_knob(backend, name, "1"), InputError) << name_of(backend) << " " << name;
+  EXPECT_THROW(validate_knob(BackendKind::Nccl, "NCCL_P2P_DISABLE", "$(touch /tmp/x)"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Nccl, "NCCL_P2P_DISABLE", "2"),
+               InputError);  // the knob's own grammar
+  EXPECT_THROW(validate_knob(BackendKind::Mpi, "btl_tcp_if_include", "eth0"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Mpi, "coll_tuned_allreduce_algorithm_evil", "1"), InputError);
+  EXPECT_THROW(validate_knob(BackendKind::Mpi, "coll_tuned_allreduce_algorithm_segmentsize", "-1"),
+               InputError);
+  EXPECT_NO_THROW(validate_knob(BackendKind::Mpi, "coll_tuned_allreduce_algorithm_segmentsize", "65536"));
+  EXPECT_NO_THROW(validate_knob(BackendKind::Nccl, "NCCL_P2P_LEVEL", "NVL"));
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ TEST(LaunchTune, LaunchesOfAnotherPlanOrAFailureAreSaid) {
   other.cases.pop_back();
   EXPECT_THROW(merge_launches({launch(100, 80), other}, {"a.json", "b.json"}), InputError);
   ResultsDocument nccl = launch(100, 80);
-  nccl.backend = "nccl";
+  nccl.backend = BackendKind::Nccl;
   EXPECT_THROW(merge_launches({launch(100, 80), nccl}, {"a.json", "b.json"}), InputError);
   ResultsDocument failed = launch(100, 80);
   failed.cases[1].status = CaseStatus::Failed;

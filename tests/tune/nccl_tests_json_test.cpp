@@ -28,7 +28,7 @@ ResultsDocument fixture(const std::string& name) {
 TEST(NcclTestsJson, ReadsCasesLayoutAndProvenance) {
   const ResultsDocument doc = fixture("nccl-tests-v3-all_reduce_perf.json");
   EXPECT_TRUE(from_nccl_tests(doc));
-  EXPECT_EQ(doc.backend, "nccl");
+  EXPECT_EQ(doc.backend, BackendKind::Nccl);
   ASSERT_EQ(doc.cases.size(), 12u);  // 6 sizes x 2 placements
   const CaseResult& first = doc.cases.front();
   EXPECT_EQ(first.spec.collective, Collective::AllReduce);

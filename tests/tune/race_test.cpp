@@ -62,13 +62,13 @@ TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
 
 TEST(RaceRule, KeepsASettingWithinTheMarginAndDecidesOnlyWhenThePrecisionSettlesIt) {
   // 1% apart with a ~1% spread and few samples: neither dropped nor settled.
-  const RaceVerdict coarse =
-      judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"}, DecisionRule{.margin = 0.02});
+  const RaceVerdict coarse = judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"},
+                                        DecisionRule{.margin = 0.02});
   EXPECT_EQ(coarse.survivors.size(), 2u);
   EXPECT_TRUE(coarse.dropped.empty());
   // The same difference measured precisely: practically equal, nothing left to race for.
-  const RaceVerdict fine =
-      judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"}, DecisionRule{.margin = 0.02});
+  const RaceVerdict fine = judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"},
+                                      DecisionRule{.margin = 0.02});
   EXPECT_EQ(fine.survivors.size(), 2u);
   EXPECT_TRUE(fine.decided);
 }
@@ -120,7 +120,7 @@ class NoisyBackend : public Backend {
   std::size_t cases_run = 0;
   std::vector<std::string> measured;  // each case's setting, in the order measured
 
-  std::string name() const override { return "mpi"; }
+  BackendKind kind() const override { return BackendKind::Mpi; }
   PlanLimits limits() const override { return {4, 4, 0}; }
   CostModel cost_model() const override {
     CostModel model;

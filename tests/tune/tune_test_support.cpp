@@ -24,7 +24,7 @@ ResultsDocument synthetic_document(const std::string& backend, std::vector<Setti
                                    std::vector<CaseResult> cases) {
   ResultsDocument doc;
   doc.schema_version = 1;
-  doc.backend = backend;
+  doc.backend = parse_backend(backend, "a synthetic document");
   doc.settings = std::move(settings);
   doc.cases = std::move(cases);
   doc.complete = true;

@@ -10,7 +10,7 @@ namespace {
 
 TEST(Ceiling, NvlinkIsLinksTimesTheGenerationsRate) {
   PathFacts f;
-  f.backend = "nccl";
+  f.backend = BackendKind::Nccl;
   f.gpu_name = "NVIDIA H200";
   f.nvlinks = 18;
   const auto c = path_ceiling(f);
@@ -25,7 +25,7 @@ TEST(Ceiling, NvlinkIsLinksTimesTheGenerationsRate) {
 
 TEST(Ceiling, PcieIsGenerationTimesWidthWithoutNvlink) {
   PathFacts f;
-  f.backend = "nccl";
+  f.backend = BackendKind::Nccl;
   f.gpu_name = "NVIDIA L40S";
   f.pcie_generation = 4;
   f.pcie_width = 16;
@@ -39,7 +39,7 @@ TEST(Ceiling, PcieIsGenerationTimesWidthWithoutNvlink) {
 
 TEST(Ceiling, SeveralNodesAreLimitedByTheNicsOfANode) {
   PathFacts f;
-  f.backend = "nccl";
+  f.backend = BackendKind::Nccl;
   f.nodes = 2;
   f.gpu_name = "NVIDIA H100 80GB HBM3";
   f.nvlinks = 18;
@@ -48,7 +48,7 @@ TEST(Ceiling, SeveralNodesAreLimitedByTheNicsOfANode) {
   ASSERT_TRUE(c);
   EXPECT_DOUBLE_EQ(c->gbps, 400);  // 8 x 50 GB/s
   EXPECT_EQ(c->path, "8 x 400 Gb/s NIC per node");
-  f.backend = "mpi";  // Open MPI over TCP: the fastest port
+  f.backend = BackendKind::Mpi;  // Open MPI over TCP: the fastest port
   EXPECT_DOUBLE_EQ(path_ceiling(f)->gbps, 50);
   f.nic_gbits.clear();
   EXPECT_FALSE(path_ceiling(f));
@@ -56,7 +56,7 @@ TEST(Ceiling, SeveralNodesAreLimitedByTheNicsOfANode) {
 
 TEST(Ceiling, TheHostBackendOnOneNodeUsesTheMeasuredCopy) {
   PathFacts f;
-  f.backend = "mpi";
+  f.backend = BackendKind::Mpi;
   EXPECT_FALSE(path_ceiling(f));  // nothing measured: no ceiling, never a guess
   f.host_copy = HostCopyBandwidth{12.5, "memcpy of 64 MiB"};
   const auto c = path_ceiling(f);

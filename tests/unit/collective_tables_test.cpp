@@ -6,7 +6,9 @@
 #include <set>
 #include <string>
 
+#include "core/backend_kind.hpp"
 #include "core/collective_table.hpp"
+#include "core/errors.hpp"
 #include "core/collective_traits.hpp"
 #include "knobs/nccl_functions.hpp"
 #include "knobs/ompi_algorithms.hpp"
@@ -78,6 +80,32 @@ TEST(CollectiveTables, ACoverageCheckRefusesAMissingOrMisplacedRow) {
   static_assert(!covers_every_collective(missing));
   static_assert(!covers_every_collective(swapped));
   EXPECT_EQ(row_of(complete, Collective::Broadcast).collective, Collective::Broadcast);
+}
+
+}  // namespace
+}  // namespace commtune
+
+namespace commtune {
+namespace {
+
+// Backends are one identity, parsed once: every value has its row, its name round-trips, and any
+// other spelling is refused naming the input.
+TEST(BackendTable, EveryBackendHasItsRowAndItsNameRoundTrips) {
+  std::set<std::string> names, env_files;
+  for (std::size_t i = 0; i < kBackendCount; ++i) {
+    const auto kind = static_cast<BackendKind>(i);
+    EXPECT_EQ(traits_of(kind).kind, kind);
+    EXPECT_EQ(parse_backend(name_of(kind), "test"), kind);
+    EXPECT_EQ(parse_backend_or_auto(name_of(kind), "test"), kind);
+    names.insert(std::string(name_of(kind)));
+    env_files.insert(std::string(traits_of(kind).env_file));
+  }
+  EXPECT_EQ(names.size(), kBackendCount);
+  EXPECT_EQ(env_files.size(), kBackendCount);
+  EXPECT_EQ(parse_backend_or_auto("auto", "--backend"), std::nullopt);
+  for (const char* bad : {"tpu", "MPI", "", "auto"})
+    EXPECT_THROW(parse_backend(bad, "--backend"), InputError) << bad;
+  EXPECT_THROW(parse_backend_or_auto("gloo", "--backend"), InputError);
 }
 
 }  // namespace

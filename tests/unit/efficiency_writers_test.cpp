@@ -48,7 +48,7 @@ TEST(EfficiencyWriters, TableHasAnEfficiencyColumnAndAVerdict) {
   const Plan plan = two_size_plan();
   std::ostringstream out;
   TableWriter table(out);
-  table.begin(RunHeader{plan, "mpi", provenance_with_ceiling()});
+  table.begin(RunHeader{plan, BackendKind::Mpi, provenance_with_ceiling()});
   for (const auto& r : results_of(plan)) table.case_finished(r);
   table.end(RunSummary{plan.cases.size(), 0, 0, true});
   const std::string text = out.str();
@@ -64,7 +64,7 @@ TEST(EfficiencyWriters, ResultsCarryEachCasesEfficiencyAndReadBack) {
   fs::create_directories(dir);
   const Plan plan = two_size_plan();
   JsonResultsWriter writer((dir / "r.json").string());
-  writer.begin(RunHeader{plan, "mpi", provenance_with_ceiling()});
+  writer.begin(RunHeader{plan, BackendKind::Mpi, provenance_with_ceiling()});
   const auto results = results_of(plan);
   for (const auto& r : results) writer.case_finished(r);
   writer.end(RunSummary{});
@@ -93,7 +93,7 @@ TEST(EfficiencyWriters, AnEfficiencyFarAboveTheCeilingReadsBack) {
   JsonResultsWriter writer((dir / "r.json").string());
   nlohmann::json provenance = provenance_with_ceiling();
   provenance["ceiling"]["gbps"] = 0.004;  // 1000x below the busbw of these cases
-  writer.begin(RunHeader{plan, "mpi", provenance});
+  writer.begin(RunHeader{plan, BackendKind::Mpi, provenance});
   for (const auto& r : results_of(plan)) writer.case_finished(r);
   writer.end(RunSummary{});
   const ResultsDocument doc = load_results(writer.path());

@@ -58,7 +58,7 @@ json mpi_provenance() {
 
 ResultsDocument results_with(const json& provenance) {
   ResultsDocument doc;
-  doc.backend = "mpi";
+  doc.backend = BackendKind::Mpi;
   doc.provenance = provenance;
   doc.settings = {
       Setting{"default", "", {}, {}},

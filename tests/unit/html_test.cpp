@@ -189,7 +189,7 @@ namespace {
 // bar per size: the winner's gain, faint where not confirmed, a mark where the default stays.
 TEST(HtmlTuneSection, ShowsWinnersTheirConfidenceAndWhatNcclChose) {
   Recommendation rec;
-  rec.backend = "nccl";
+  rec.backend = BackendKind::Nccl;
   rec.nranks = 8;
   rec.settings = {Setting{"default", "", {}, {}}, Setting{"ring-ll128", "", {}, {}}};
   const auto decision = [](std::uint64_t bytes, std::string winner, double gain, bool confirmed,

@@ -28,7 +28,7 @@ nlohmann::json machine(const std::string& mpi) {
 ResultsDocument interrupted(const Plan& plan, std::size_t finished) {
   ResultsDocument doc;
   doc.schema_version = 1;
-  doc.backend = "mpi";
+  doc.backend = BackendKind::Mpi;
   doc.provenance = machine("Open MPI v4.1.4");
   doc.sweep = to_json(plan.options);
   doc.settings = plan.settings;
@@ -48,7 +48,7 @@ nlohmann::json later_run() {
 TEST(Resume, TheSamePlanOnTheSameMachineResumesAndOnlyTheUnfinishedCasesRemain) {
   const Plan plan = small_plan();
   const ResultsDocument old = interrupted(plan, 8);
-  EXPECT_EQ(resume_refusal(old, plan, "mpi", later_run()), std::nullopt);
+  EXPECT_EQ(resume_refusal(old, plan, BackendKind::Mpi, later_run()), std::nullopt);
   const Plan rest = remaining_plan(plan, old);
   ASSERT_EQ(rest.cases.size(), plan.cases.size() - 8);
   for (std::size_t i = 0; i < rest.cases.size(); ++i) EXPECT_EQ(rest.cases[i].index, plan.cases[8 + i].index);
@@ -57,20 +57,24 @@ TEST(Resume, TheSamePlanOnTheSameMachineResumesAndOnlyTheUnfinishedCasesRemain) 
 TEST(Resume, AnotherPlanBackendRankCountOrMachineIsRefusedWithTheReason) {
   const Plan plan = small_plan();
   const ResultsDocument old = interrupted(plan, 4);
-  EXPECT_NE(resume_refusal(old, small_plan(0.05), "mpi", later_run())->find("sweep options"),
+  EXPECT_NE(resume_refusal(old, small_plan(0.05), BackendKind::Mpi, later_run())->find("sweep options"),
             std::string::npos);
-  EXPECT_NE(resume_refusal(old, plan, "nccl", later_run())->find("mpi backend"), std::string::npos);
+  EXPECT_NE(resume_refusal(old, plan, BackendKind::Nccl, later_run())->find("mpi backend"),
+            std::string::npos);
   Plan more_ranks = plan;
   more_ranks.nranks = 8;
-  EXPECT_NE(resume_refusal(old, more_ranks, "mpi", later_run())->find("4 ranks"), std::string::npos);
-  EXPECT_NE(resume_refusal(old, plan, "mpi", machine("Open MPI v5.0.0"))->find("mpi/mpi_library"),
+  EXPECT_NE(resume_refusal(old, more_ranks, BackendKind::Mpi, later_run())->find("4 ranks"),
+            std::string::npos);
+  EXPECT_NE(resume_refusal(old, plan, BackendKind::Mpi, machine("Open MPI v5.0.0"))->find("mpi/mpi_library"),
             std::string::npos);
   Plan other_knob = plan;
   other_knob.settings[1].knobs["k"] = "basic_linear";
-  EXPECT_NE(resume_refusal(old, other_knob, "mpi", later_run())->find("setting ring"), std::string::npos);
+  EXPECT_NE(resume_refusal(old, other_knob, BackendKind::Mpi, later_run())->find("setting ring"),
+            std::string::npos);
   ResultsDocument complete = old;
   complete.complete = true;
-  EXPECT_NE(resume_refusal(complete, plan, "mpi", later_run())->find("nothing to resume"), std::string::npos);
+  EXPECT_NE(resume_refusal(complete, plan, BackendKind::Mpi, later_run())->find("nothing to resume"),
+            std::string::npos);
 }
 
 }  // namespace

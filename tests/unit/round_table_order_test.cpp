@@ -40,7 +40,7 @@ TEST(RoundTableOrder, ARoundReachesTheTableSettingBySettingWhenItEnds) {
   std::vector<std::string> lines;
   RoundTableOrder sink(std::make_unique<EventLog>(lines));
   const Plan plan = plan_of({"default", "b", "c"});
-  sink.begin(RunHeader{plan, "mpi", {}, 1});
+  sink.begin(RunHeader{plan, BackendKind::Mpi, {}, 1});
   sink.round_started(0, 4, 6);
   for (std::uint64_t bytes : {1024, 2048})
     for (const char* s : {"c", "default", "b"}) sink.case_finished(result(s, bytes));
@@ -60,7 +60,7 @@ TEST(RoundTableOrder, OutsideRacingRoundsCasesPassStraightThrough) {
   std::vector<std::string> lines;
   RoundTableOrder sink(std::make_unique<EventLog>(lines));
   const Plan plan = plan_of({"default", "b"});
-  sink.begin(RunHeader{plan, "mpi", {}, 1});
+  sink.begin(RunHeader{plan, BackendKind::Mpi, {}, 1});
   sink.case_finished(result("b", 8));
   EXPECT_EQ(lines, (std::vector<std::string>{"case b 8"}));
   sink.case_finished(result("default", 8));

@@ -209,7 +209,7 @@ std::string report_of(const std::vector<CaseResult>& cases) {
   nlohmann::json provenance{{"layout", {{"ranks", nlohmann::json::array()}}}};
   for (int r = 0; r < 4; ++r)
     provenance["layout"]["ranks"].push_back({{"rank", r}, {"host", "n" + std::to_string(r + 1)}});
-  report.begin(RunHeader{plan, "mpi", provenance});
+  report.begin(RunHeader{plan, BackendKind::Mpi, provenance});
   for (const auto& c : cases) report.case_finished(c);
   report.end(RunSummary{});
   return out.str();

@@ -19,7 +19,7 @@ class ScriptedBackend : public Backend {
   std::vector<std::string> opened;
   std::vector<bool> checked;  // each case's options.check, as the session got it
 
-  std::string name() const override { return "fake"; }
+  BackendKind kind() const override { return BackendKind::Mpi; }
   PlanLimits limits() const override { return {2, 2, 0}; }
   CostModel cost_model() const override { return {}; }
   nlohmann::json provenance() const override { return {}; }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -51,7 +52,7 @@ TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
   const Plan plan = synthetic_plan();
   std::ostringstream out;
   TableWriter table(out);
-  table.begin(RunHeader{plan, "nccl", fixed_provenance()});
+  table.begin(RunHeader{plan, BackendKind::Nccl, fixed_provenance()});
   std::vector<CaseResult> results = synthetic_results(plan);
   results[0].nccl_tests = LoopFigure{10.5, 0.1, 0.15};  // out-of-place half of the first row
   table.case_finished(results[0]);
@@ -69,13 +70,54 @@ TEST(TableWriter, TheNcclBackendShowsNcclTestsTimeInEachHalf) {
       << row;  // in-place: none measured; no choice known
 }
 
+// One rank moves nothing between ranks (a broadcast's "busbw" would be a local copy's): the table
+// shows the times and no bandwidth, no efficiency and no peaks, and says what to type instead; the
+// results file keeps no efficiency.
+TEST(TableWriter, AOneRankSweepPrintsNoBandwidthForBroadcast) {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 4096, 4.0, 0};
+  o.collectives = {Collective::Broadcast};
+  const Plan plan = make_plan(o, {Setting{"default", "nothing forced", {}, {}}}, PlanLimits{1, 1, 0});
+  ASSERT_EQ(plan.nranks, 1);
+  nlohmann::json provenance = fixed_provenance();
+  provenance["ceiling"] = {{"gbps", 4.0}, {"path", "host memory copy"}, {"basis", "measured"}};
+  std::ostringstream out;
+  TableWriter table(out);
+  table.begin(RunHeader{plan, BackendKind::Mpi, provenance});
+  std::vector<CaseResult> results;
+  for (const Case& c : plan.cases) {
+    results.push_back(measured_case(c, "default", 1, std::vector<double>(20, 1e-7), 1e-7, 0));
+    ASSERT_GT(results.back().busbw_gbps, 1.0);  // what a one-rank copy would claim
+    table.case_finished(results.back());
+  }
+  table.end(RunSummary{});
+  std::istringstream lines(out.str());
+  std::string line;
+  int rows = 0, notes = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(line.find("peak busbw"), std::string::npos) << line;
+    EXPECT_NE(line.rfind("# efficiency", 0), 0u) << line;
+    EXPECT_EQ(line.find("eff%"), std::string::npos) << line;
+    notes += line.rfind("# note: one rank", 0) == 0 ? 1 : 0;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+    ASSERT_GE(f.size(), 10u) << line;  // size count type redop root | time algbw busbw sprd #wrong
+    EXPECT_EQ(f[6], "--") << line;
+    EXPECT_EQ(f[7], "--") << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  EXPECT_EQ(notes, 1);
+}
+
 // The default setting's rows end with what NCCL chose; a reason for "not recorded" once per
 // section; halves that differ get a note; other settings have no such column.
 TEST(TableWriter, NcclDefaultRowsSayWhatNcclChose) {
   const Plan plan = synthetic_plan();
   std::ostringstream out;
   TableWriter table(out);
-  table.begin(RunHeader{plan, "nccl", fixed_provenance()});
+  table.begin(RunHeader{plan, BackendKind::Nccl, fixed_provenance()});
   std::vector<CaseResult> results = synthetic_results(plan);
   ASSERT_EQ(results[0].setting, "default");
   ASSERT_EQ(results[3].setting, "default");
@@ -102,7 +144,7 @@ TEST(TableWriter, MatchesGoldenOutput) {
   TableWriter table(out);
   nlohmann::json provenance = fixed_provenance();
   provenance["layout"] = {{"nranks", 4}, {"nhosts", 2}, {"local_sizes", {2, 2}}};
-  table.begin(RunHeader{plan, "mpi", provenance});
+  table.begin(RunHeader{plan, BackendKind::Mpi, provenance});
   RunSummary summary;
   for (const auto& r : synthetic_results(plan)) {
     table.case_finished(r);
@@ -135,7 +177,7 @@ TEST_F(JsonWriterTest, FileIsValidAfterEveryCaseAndCompleteAtTheEnd) {
   const Plan plan = synthetic_plan();
   const auto results = synthetic_results(plan);
   JsonResultsWriter writer((dir / "r.json").string());
-  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  writer.begin(RunHeader{plan, BackendKind::Mpi, fixed_provenance()});
   EXPECT_EQ(results_from_json(nlohmann::json::parse(read_file(writer.path())), "r").cases.size(), 0u);
   for (std::size_t i = 0; i < results.size(); ++i) {
     writer.case_finished(results[i]);
@@ -147,13 +189,13 @@ TEST_F(JsonWriterTest, FileIsValidAfterEveryCaseAndCompleteAtTheEnd) {
   const ResultsDocument doc = load_results(writer.path());
   EXPECT_TRUE(doc.complete);
   EXPECT_EQ(doc.settings.size(), 2u);
-  EXPECT_EQ(doc.backend, "mpi");
+  EXPECT_EQ(doc.backend, BackendKind::Mpi);
 }
 
 TEST_F(JsonWriterTest, InterruptedRunStaysValidAndSaysSo) {
   const Plan plan = synthetic_plan();
   JsonResultsWriter writer((dir / "r.json").string());
-  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  writer.begin(RunHeader{plan, BackendKind::Mpi, fixed_provenance()});
   writer.case_finished(synthetic_results(plan)[0]);
   RunSummary summary;
   summary.complete = false;
@@ -177,7 +219,7 @@ TEST_F(JsonWriterTest, NeverOverwritesAnExistingFile) {
 TEST_F(JsonWriterTest, MatchesGoldenOutput) {
   const Plan plan = synthetic_plan();
   JsonResultsWriter writer((dir / "r.json").string());
-  writer.begin(RunHeader{plan, "mpi", fixed_provenance()});
+  writer.begin(RunHeader{plan, BackendKind::Mpi, fixed_provenance()});
   for (const auto& r : synthetic_results(plan)) writer.case_finished(r);
   writer.end(RunSummary{});
   testing::expect_golden("results.json", read_file(writer.path()));

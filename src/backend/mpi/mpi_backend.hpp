@@ -13,7 +13,7 @@ class MpiBackend : public Backend {
  public:
   // `control` carries the per-iteration time reduction and must not be a measured communicator.
   MpiBackend(const MpiEnvironment& environment, MPI_Comm control);
-  std::string name() const override { return "mpi"; }
+  BackendKind kind() const override { return BackendKind::Mpi; }
   PlanLimits limits() const override;
   CostModel cost_model() const override;
   nlohmann::json provenance() const override;

@@ -34,10 +34,13 @@ TEST(WorkerGroup, HealthyWorkersAnswerEveryStep) {
   Case c;
   c.bytes = 1024;
   c.count = 256;
-  ASSERT_TRUE(group.exchange({request_line("prepare", {{"case", to_json(CaseRequest{c, true, false})}})},
-                             std::chrono::seconds(5), "prepare", replies)
+  ASSERT_TRUE(group
+                  .exchange({request_line("prepare", {{"case", to_json(CaseRequest{c, true, false})}})},
+                            std::chrono::seconds(5), "prepare", replies)
                   .ok());
-  ASSERT_TRUE(group.exchange({request_line("time", {{"iterations", 4}})}, std::chrono::seconds(5), "timing", replies).ok());
+  ASSERT_TRUE(
+      group.exchange({request_line("time", {{"iterations", 4}})}, std::chrono::seconds(5), "timing", replies)
+          .ok());
   EXPECT_EQ(replies[1].body["seconds"].size(), 4u);
   group.finish(std::chrono::seconds(5));
   EXPECT_FALSE(group.alive());
@@ -78,8 +81,8 @@ TEST(StepAgreement, AWorkersOwnFailureBeatsTheTimeoutsItCaused) {
 }
 
 TEST(StepAgreement, CombinesPerIterationMaximaAndWrongCounts) {
-  const auto longest = combine_timed_batches({{{"seconds", {1.0, 5.0}}, {"loop_seconds", 6.0}},
-                                              {{"seconds", {2.0, 3.0}}, {"loop_seconds", 5.0}}});
+  const auto longest = combine_timed_batches(
+      {{{"seconds", {1.0, 5.0}}, {"loop_seconds", 6.0}}, {{"seconds", {2.0, 3.0}}, {"loop_seconds", 5.0}}});
   EXPECT_EQ(longest["seconds"], (std::vector<double>{2.0, 5.0}));
   EXPECT_EQ(sum_wrong({{{"wrong", 2}}, {{"wrong", 3}}})["wrong"], 5);
   LocalControlPlane local;
@@ -89,8 +92,8 @@ TEST(StepAgreement, CombinesPerIterationMaximaAndWrongCounts) {
 }
 
 TEST(StepAgreement, LoopSecondsAreTheMeanOverRanksAsNcclTestsAverages) {
-  const auto combined = combine_timed_batches({{{"seconds", {1.0}}, {"loop_seconds", 4.0}},
-                                               {{"seconds", {3.0}}, {"loop_seconds", 8.0}}});
+  const auto combined = combine_timed_batches(
+      {{{"seconds", {1.0}}, {"loop_seconds", 4.0}}, {{"seconds", {3.0}}, {"loop_seconds", 8.0}}});
   EXPECT_DOUBLE_EQ(combined["loop_seconds"].get<double>(), 6.0);
   EXPECT_EQ(combined["ranks"], 2);
 }
@@ -111,7 +114,8 @@ TEST(StepAgreement, CombiningCombinedPartsWeighsEveryRankAlike) {
 // both combinations (each supervisor's, then rank 0's) in rank order.
 TEST(StepAgreement, EachRanksCpuSecondsSurviveBothCombinations) {
   auto batch = [](int rank, double cpu, double wall) {
-    return nlohmann::json{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", cpu}, {"wall_s", wall}, {"rank", rank}};
+    return nlohmann::json{
+        {"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", cpu}, {"wall_s", wall}, {"rank", rank}};
   };
   const auto first = combine_timed_batches({batch(2, 0.3, 1.0), batch(0, 0.9, 1.0)});
   const auto second = combine_timed_batches({batch(1, 0.8, 2.0), batch(3, 0.7, 1.0)});
@@ -122,12 +126,13 @@ TEST(StepAgreement, EachRanksCpuSecondsSurviveBothCombinations) {
   EXPECT_DOUBLE_EQ(cpu[1].wall_s, 2.0);
   EXPECT_DOUBLE_EQ(cpu[2].cpu_s, 0.3);
   EXPECT_DOUBLE_EQ(cpu[3].cpu_s, 0.7);
-  EXPECT_TRUE(rank_cpu_of(all, 5).empty());  // rank 4 missing
+  EXPECT_TRUE(rank_cpu_of(all, 5).empty());    // rank 4 missing
   EXPECT_TRUE(rank_cpu_of(first, 4).empty());  // ranks 1 and 3 missing
 }
 
 TEST(StepAgreement, OneRankWithoutCpuSecondsDropsThemForTheWholeBatch) {
-  const nlohmann::json with{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 0.5}, {"wall_s", 1.0}, {"rank", 0}};
+  const nlohmann::json with{
+      {"seconds", {1.0}}, {"loop_seconds", 1.0}, {"cpu_s", 0.5}, {"wall_s", 1.0}, {"rank", 0}};
   const nlohmann::json without{{"seconds", {1.0}}, {"loop_seconds", 1.0}, {"rank", 1}};
   const auto combined = combine_timed_batches({with, without});
   EXPECT_FALSE(combined.contains("rank_cpu")) << combined.dump();
@@ -147,7 +152,9 @@ TEST(StepAgreement, TimedBatchesOfDifferentLengthsAreRefused) {
 TEST(WorkerEnvironment, KnobsOverrideAndEmulationAddsAHostId) {
   const Setting setting{"s", "", {{"NCCL_ALGO", "Ring"}, {"NCCL_MIN_CTAS", "4"}}, {}};
   const auto environment = worker_environment({"PATH=/bin", "NCCL_ALGO=Tree"}, setting, 3, true);
-  auto has = [&](const std::string& entry) { return std::find(environment.begin(), environment.end(), entry) != environment.end(); };
+  auto has = [&](const std::string& entry) {
+    return std::find(environment.begin(), environment.end(), entry) != environment.end();
+  };
   EXPECT_TRUE(has("NCCL_ALGO=Ring"));
   EXPECT_FALSE(has("NCCL_ALGO=Tree"));
   EXPECT_FALSE(has("NCCL_MIN_CTAS=4"));  // goes through ncclConfig_t
@@ -160,12 +167,16 @@ TEST(WorkerEnvironment, KnobsOverrideAndEmulationAddsAHostId) {
 // override ncclConfig_t (src/init.cc): where a setting sets those through the config, the user's
 // shell must not reach its workers, or every CTA setting would measure the shell's bounds.
 TEST(WorkerEnvironment, TheShellDoesNotOverrideASettingsConfig) {
-  const std::vector<std::string> shell{"PATH=/bin", "NCCL_MAX_CTAS=2", "NCCL_MIN_CTAS=1", "NCCL_NET=IB", "NCCL_COMM_BLOCKING=0"};
+  const std::vector<std::string> shell{"PATH=/bin", "NCCL_MAX_CTAS=2", "NCCL_MIN_CTAS=1", "NCCL_NET=IB",
+                                       "NCCL_COMM_BLOCKING=0"};
   const Setting ctas{"ctas", "", {{"NCCL_MIN_CTAS", "16"}}, {}};
   const auto environment = worker_environment(shell, ctas, 0, false);
-  auto has = [&](const std::string& entry) { return std::find(environment.begin(), environment.end(), entry) != environment.end(); };
+  auto has = [&](const std::string& entry) {
+    return std::find(environment.begin(), environment.end(), entry) != environment.end();
+  };
   auto named = [&](const std::string& name) {
-    return std::any_of(environment.begin(), environment.end(), [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; });
+    return std::any_of(environment.begin(), environment.end(),
+                       [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; });
   };
   EXPECT_FALSE(named("NCCL_MAX_CTAS"));  // the config sets 16..64: the shell's 2 would win over it
   EXPECT_FALSE(named("NCCL_MIN_CTAS"));
@@ -177,8 +188,10 @@ TEST(WorkerEnvironment, TheShellDoesNotOverrideASettingsConfig) {
   const Setting socket{"socket", "", {{"NCCL_NET", "Socket"}}, {}};
   const auto net = worker_environment(shell, socket, 0, false);
   EXPECT_NE(std::find(net.begin(), net.end(), "NCCL_NET=Socket"), net.end());
-  EXPECT_NE(std::find(net.begin(), net.end(), "NCCL_MAX_CTAS=2"), net.end());  // no CTA bounds in this setting: the shell's apply
-  EXPECT_EQ(config_overrides(shell, socket), (std::vector<std::string>{"NCCL_COMM_BLOCKING=0", "NCCL_NET=IB"}));
+  EXPECT_NE(std::find(net.begin(), net.end(), "NCCL_MAX_CTAS=2"),
+            net.end());  // no CTA bounds in this setting: the shell's apply
+  EXPECT_EQ(config_overrides(shell, socket),
+            (std::vector<std::string>{"NCCL_COMM_BLOCKING=0", "NCCL_NET=IB"}));
   EXPECT_TRUE(config_overrides({"PATH=/bin"}, ctas).empty());
 }
 

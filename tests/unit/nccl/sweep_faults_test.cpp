@@ -20,7 +20,7 @@ TEST(LocalSweepFaults, EveryFaultIsRecordedAndTheSweepGoesOn) {
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_LT(ran.seconds, 60);
   const ResultsDocument doc = load_results(dir.file("r.json"));
-  EXPECT_EQ(doc.backend, "nccl");
+  EXPECT_EQ(doc.backend, BackendKind::Nccl);
   EXPECT_EQ(doc.cases.size(), 40u);
   expect_every_fault_recorded(doc);
   EXPECT_NE(ran.out.find("failed"), std::string::npos);  // the table counts failures too

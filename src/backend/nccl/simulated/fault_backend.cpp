@@ -23,7 +23,7 @@ void inject_supervisor_fault(const Setting& setting, int rank) {
 class FaultBackend : public Backend {
  public:
   FaultBackend(std::unique_ptr<Backend> inner, int rank) : inner_(std::move(inner)), rank_(rank) {}
-  std::string name() const override { return inner_->name(); }
+  BackendKind kind() const override { return inner_->kind(); }
   PlanLimits limits() const override { return inner_->limits(); }
   CostModel cost_model() const override { return inner_->cost_model(); }
   nlohmann::json provenance() const override { return inner_->provenance(); }

@@ -37,7 +37,7 @@ class NcclBackend : public Backend {
  public:
   NcclBackend(ControlPlane& control, SupervisorLayout layout, NcclRunOptions run, WorkerCommand command,
               std::uint64_t device_memory_bytes, nlohmann::json provenance);
-  std::string name() const override { return "nccl"; }
+  BackendKind kind() const override { return BackendKind::Nccl; }
   PlanLimits limits() const override;
   CostModel cost_model() const override;
   nlohmann::json provenance() const override { return provenance_; }

@@ -1,0 +1,132 @@
+// From what a backend's doctor measured to the findings, the terminal and the --json: the same for
+// every backend (launch/doctor_parts.hpp).
+#include <algorithm>
+#include <iostream>
+
+#include "ceiling/ceiling.hpp"
+#include "doctor/measured_findings.hpp"
+#include "doctor/straggler_finding.hpp"
+#include "launch/doctor_parts.hpp"
+#include "measure/bandwidth.hpp"
+#include "report/straggler_report.hpp"
+#include "report/output_file.hpp"
+
+namespace commtune {
+namespace {
+
+// The all-reduce's peak against the ceiling; a case that did not measure is a finding of its own.
+std::vector<Finding> sweep_findings(const DoctorMeasurement& m) {
+  std::vector<Finding> out;
+  double peak = 0;
+  for (const auto& c : m.cases) {
+    if (c.measured()) {
+      peak = std::max(peak, c.busbw_gbps);
+      continue;
+    }
+    const std::string size = std::to_string(c.spec.bytes);
+    out.push_back(Finding{"sweep-case-failed", Severity::Warning, "allreduce " + size + " B",
+                          std::string(name_of(c.status)) + ": " + c.reason,
+                          "the doctor's sweep did not measure this size: run it alone, `commtune sweep "
+                          "--backend " +
+                              std::string(name_of(m.backend)) + " --collectives allreduce -b " + size +
+                              " -e " + size + "`"});
+  }
+  if (m.ceiling && peak > 0)
+    out.push_back(
+        Finding{"efficiency", Severity::Info, "allreduce", efficiency_verdict(peak, *m.ceiling), "-"});
+  return out;
+}
+
+Finding map_failure(const std::string& reason, BackendKind backend) {
+  return Finding{"pairwise-map-failed", Severity::Warning,
+                 "pairwise map (" + std::string(traits_of(backend).label) + ")", reason,
+                 "the named rank stopped the map: run the doctor again (with NCCL_DEBUG=INFO on NCCL), and "
+                 "a sweep on that rank's node alone"};
+}
+
+// A node's GPU map: its slow pairs and GPUs (no second map: the node map's slow node is the one
+// confirmed), its links against the ceiling inside a node; each subject names the node.
+std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host,
+                                       const std::optional<Ceiling>& ceiling) {
+  std::vector<Finding> out;
+  for (auto more : {find_slow_nodes(m), find_bad_pairs(m), find_links_below_ceiling(m, ceiling)})
+    for (Finding f : more) {
+      if (f.id == "slow-node") f.id = "slow-gpu";
+      f.subject += " (GPUs of node " + host + ")";
+      out.push_back(std::move(f));
+    }
+  return out;
+}
+
+// On oversubscribed nodes a straggler is information, with the reason.
+void mark_oversubscribed(std::vector<Finding>& stragglers) {
+  for (auto& f : stragglers) {
+    f.id = "straggler-oversubscribed";
+    f.severity = Severity::Info;
+    f.evidence += "; but a node runs more ranks than it has cores, so the scheduler decides who arrives last";
+    f.action = "run one rank per core (or fewer) and run the doctor again";
+  }
+}
+
+void append(std::vector<Finding>& to, const std::vector<Finding>& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+}  // namespace
+
+std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
+  std::vector<Finding> out;
+  if (m.map_failure) out.push_back(map_failure(*m.map_failure, m.backend));
+  append(out, sweep_findings(m));
+  append(out, m.confirmed);
+  if (m.map) {
+    append(out, find_bad_pairs(*m.map));
+    append(out, find_links_below_ceiling(*m.map, m.ceiling));
+  }
+  if (m.node_gpus) {
+    if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure, m.backend));
+    for (const NodeGpuMatrix& node : m.node_gpus->nodes)
+      append(out, node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling));
+  }
+  std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
+  if (m.oversubscribed) mark_oversubscribed(stragglers);
+  append(out, stragglers);
+  return out;
+}
+
+std::string more_ranks_for_doctor(BackendKind backend) {
+  switch (backend) {
+    case BackendKind::Mpi:
+      return "mpirun -np N --map-by ppr:1:node commtune doctor (the nodes), or mpirun -np N commtune doctor "
+             "(the ranks of one node)";
+    case BackendKind::Nccl:
+      return "one rank per GPU (more GPUs visible, or --ranks N to share them), or mpirun/srun commtune "
+             "doctor";
+  }
+  return "";
+}
+
+Finding one_rank_finding(BackendKind backend) {
+  return Finding{"one-rank", Severity::Info, "the doctor's map and sweep",
+                 "one rank: no link between ranks to measure, so no pairwise map, sweep or efficiency",
+                 more_ranks_for_doctor(backend)};
+}
+
+int conclude_doctor(std::vector<Finding> findings, const DoctorMeasurement& m, const std::string& json_path) {
+  append(findings, measured_findings(m));
+  rank_findings(findings);
+  const DoctorReport report{.backend = m.backend,
+                            .findings = std::move(findings),
+                            .ceiling = m.ceiling,
+                            .pairwise = m.map,
+                            .pairwise_failure = m.map_failure,
+                            .node_gpus = m.node_gpus};
+  print_findings(report.findings, std::cout);
+  if (!json_path.empty()) {
+    write_output_file(json_path, to_json(report).dump(2) + "\n", OutputPolicy{});
+    std::cerr << "commtune: findings written to " << json_path << "\n";
+  }
+  return doctor_exit_code(report);
+}
+
+}  // namespace commtune
