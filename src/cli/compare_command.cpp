@@ -8,8 +8,8 @@
 #include "core/errors.hpp"
 #include "core/json_fields.hpp"
 #include "core/message_text.hpp"
-#include "report/compare_writers.hpp"
-#include "report/output_file.hpp"
+#include "writers/compare_writers.hpp"
+#include "core/output_file.hpp"
 #include "results/results_input.hpp"
 #include "tune/regression_compare.hpp"
 

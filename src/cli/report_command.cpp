@@ -8,8 +8,8 @@
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "report/html_report.hpp"
-#include "report/output_file.hpp"
-#include "report/report_input.hpp"
+#include "core/output_file.hpp"
+#include "inputs/report_input.hpp"
 
 namespace commtune {
 namespace {

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "core/errors.hpp"
-#include "report/recommendation_file.hpp"
-#include "report/efficiency_summary.hpp"
-#include "report/tune_summary_writer.hpp"
+#include "exports/recommendation_file.hpp"
+#include "writers/efficiency_summary.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "results/launch_merge.hpp"
 #include "results/results_document.hpp"
 #include "results/results_input.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // What one `commtune doctor` run concludes, whatever backend measured it: the findings, the path's
-// ceiling and the maps. The one JSON writer of `doctor --json` (report/doctor_report_json reads it
+// ceiling and the maps. The one JSON writer of `doctor --json` (inputs/doctor_report_json reads it
 // back) and the one printer of the findings.
 #include <optional>
 #include <ostream>

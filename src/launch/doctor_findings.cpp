@@ -8,8 +8,8 @@
 #include "doctor/straggler_finding.hpp"
 #include "launch/doctor_parts.hpp"
 #include "measure/bandwidth.hpp"
-#include "report/straggler_report.hpp"
-#include "report/output_file.hpp"
+#include "writers/straggler_report.hpp"
+#include "core/output_file.hpp"
 
 namespace commtune {
 namespace {

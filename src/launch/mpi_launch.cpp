@@ -5,7 +5,7 @@
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
-#include "report/layout_phrase.hpp"
+#include "writers/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {

@@ -14,14 +14,14 @@
 #include "launch/job_ceiling.hpp"
 #include "launch/nccl_control.hpp"
 #include "measure/bandwidth.hpp"
-#include "report/case_collector.hpp"
-#include "report/composite_sink.hpp"
-#include "report/straggler_report.hpp"
-#include "report/table_writer.hpp"
+#include "writers/case_collector.hpp"
+#include "writers/composite_sink.hpp"
+#include "writers/straggler_report.hpp"
+#include "writers/table_writer.hpp"
 #include "sweep/interrupt.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "sweep/sweep_session.hpp"
-#include "report/output_file.hpp"
+#include "core/output_file.hpp"
 
 namespace commtune {
 namespace {

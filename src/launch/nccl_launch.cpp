@@ -13,7 +13,7 @@
 #include "host/provenance.hpp"
 #include "launch/job_ceiling.hpp"
 #include "launch/nccl_control.hpp"
-#include "report/layout_phrase.hpp"
+#include "writers/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
 namespace commtune {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "html/document.hpp"
-#include "report/compare_report_json.hpp"
+#include "inputs/compare_report_json.hpp"
 
 namespace commtune {
 

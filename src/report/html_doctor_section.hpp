@@ -5,7 +5,7 @@
 #include <string>
 
 #include "html/document.hpp"
-#include "report/doctor_report_json.hpp"
+#include "inputs/doctor_report_json.hpp"
 
 namespace commtune {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_input.hpp"
+#include "inputs/report_input.hpp"
 
 namespace commtune {
 

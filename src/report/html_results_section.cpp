@@ -11,8 +11,8 @@
 #include "html/number_text.hpp"
 #include "plan/setting.hpp"
 #include "measure/bandwidth.hpp"
-#include "report/layout_phrase.hpp"
-#include "report/run_ceiling.hpp"
+#include "writers/layout_phrase.hpp"
+#include "writers/run_ceiling.hpp"
 
 namespace commtune {
 namespace {

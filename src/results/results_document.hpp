@@ -1,6 +1,6 @@
 #pragma once
 // A whole results file in memory: provenance, the sweep's options, its settings and its cases.
-// The reader side of report/json_results_writer.hpp, used by tune, export and compare.
+// The reader side of writers/json_results_writer.hpp, used by tune, export and compare.
 #include <optional>
 #include <string>
 #include <vector>

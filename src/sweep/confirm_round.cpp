@@ -11,7 +11,7 @@
 #include "plan/cost_model.hpp"
 #include "plan/duration.hpp"
 #include "plan/race_order.hpp"
-#include "report/case_collector.hpp"
+#include "writers/case_collector.hpp"
 #include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/confirm_pruning.hpp"

@@ -9,7 +9,7 @@
 // samples together); it is final when its setting is dropped (marked raced_out), fails, or its
 // size's race ends, and only then goes to `keep`. `display` sees every round's cases. Sizes with
 // one setting only are measured once, in round 0, with the full sampling.
-#include "report/result_sink.hpp"
+#include "writers/result_sink.hpp"
 #include "sweep/sweep_run.hpp"
 
 namespace commtune {

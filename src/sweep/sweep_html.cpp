@@ -5,9 +5,9 @@
 
 #include "core/errors.hpp"
 #include "report/html_report.hpp"
-#include "report/json_results_writer.hpp"
-#include "report/output_file.hpp"
-#include "report/report_input.hpp"
+#include "writers/json_results_writer.hpp"
+#include "core/output_file.hpp"
+#include "inputs/report_input.hpp"
 
 namespace commtune {
 namespace {

@@ -3,7 +3,7 @@
 // rank in step. A setting that cannot
 // be applied or a case that fails is recorded with its reason (agreed by every rank) and the
 // sweep goes on. Stops early, cleanly, when any rank is interrupted.
-#include "report/result_sink.hpp"
+#include "writers/result_sink.hpp"
 #include "sweep/sweep_run.hpp"
 
 namespace commtune {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/sweep_options.hpp"
-#include "report/result_sink.hpp"
+#include "writers/result_sink.hpp"
 #include "sweep/sweep_run.hpp"
 
 namespace commtune {

@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "report/json_results_writer.hpp"
-#include "report/recommendation_file.hpp"
-#include "report/tune_summary_writer.hpp"
+#include "writers/json_results_writer.hpp"
+#include "exports/recommendation_file.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "results/results_json.hpp"
-#include "report/efficiency_summary.hpp"
+#include "writers/efficiency_summary.hpp"
 #include "sweep/confirm_round.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/tuner.hpp"

@@ -5,7 +5,7 @@
 // Sweeps with only the default setting skip it.
 #include <string>
 
-#include "report/result_sink.hpp"
+#include "writers/result_sink.hpp"
 #include "results/results_document.hpp"
 #include "sweep/sweep_run.hpp"
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "core/errors.hpp"
-#include "report/export_writer.hpp"
-#include "report/tune_summary_writer.hpp"
+#include "exports/export_writer.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "tune/export_plan.hpp"
 
 namespace commtune::fuzz {

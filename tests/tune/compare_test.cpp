@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "report/compare_writers.hpp"
+#include "writers/compare_writers.hpp"
 #include "tune/case_runs.hpp"
 #include "tune/regression_compare.hpp"
 #include "tune_test_support.hpp"

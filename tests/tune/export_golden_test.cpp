@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "report/export_writer.hpp"
-#include "report/tune_summary_writer.hpp"
+#include "exports/export_writer.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "results/results_document.hpp"
 #include "tune/export_plan.hpp"
 #include "knobs/nccl_list_syntax.hpp"

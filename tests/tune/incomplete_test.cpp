@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "report/compare_writers.hpp"
-#include "report/tune_summary_writer.hpp"
+#include "writers/compare_writers.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "tune/export_plan.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/regression_compare.hpp"

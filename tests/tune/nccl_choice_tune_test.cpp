@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "report/tune_summary_writer.hpp"
+#include "writers/tune_summary_writer.hpp"
 #include "tune/recommendation_json.hpp"
 #include "tune/tuner.hpp"
 #include "tune_test_support.hpp"

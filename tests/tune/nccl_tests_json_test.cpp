@@ -7,7 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "report/compare_writers.hpp"
+#include "writers/compare_writers.hpp"
 #include "results/nccl_tests_json.hpp"
 #include "results/results_input.hpp"
 #include "tune/nccl_tests_settings.hpp"

@@ -12,7 +12,7 @@
 #include "control/local_control_plane.hpp"
 #include "core/errors.hpp"
 #include "plan/race_schedule.hpp"
-#include "report/case_collector.hpp"
+#include "writers/case_collector.hpp"
 #include "sweep/confirm_round.hpp"
 #include "sweep/raced_sweep.hpp"
 #include "sweep/sweep_runner.hpp"

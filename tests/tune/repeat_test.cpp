@@ -5,8 +5,8 @@
 
 #include "core/errors.hpp"
 #include "plan/plan.hpp"
-#include "report/case_collector.hpp"
-#include "report/run_pooling_sink.hpp"
+#include "writers/case_collector.hpp"
+#include "writers/run_pooling_sink.hpp"
 #include "results/results_json.hpp"
 #include "results/run_pool.hpp"
 #include "sweep/repeat_order.hpp"

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "ceiling/ceiling.hpp"
-#include "report/efficiency_summary.hpp"
-#include "report/json_results_writer.hpp"
-#include "report/table_writer.hpp"
+#include "writers/efficiency_summary.hpp"
+#include "writers/json_results_writer.hpp"
+#include "writers/table_writer.hpp"
 #include "plan/plan.hpp"
 #include "results/results_document.hpp"
 #include "unit/golden.hpp"

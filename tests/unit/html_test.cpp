@@ -13,7 +13,7 @@
 #include "html/line_plot.hpp"
 #include "html/number_text.hpp"
 #include "report/html_report.hpp"
-#include "report/report_input.hpp"
+#include "inputs/report_input.hpp"
 #include "unit/golden.hpp"
 
 namespace commtune {

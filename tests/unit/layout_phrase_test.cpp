@@ -1,7 +1,7 @@
 // How the banner and the table name ranks, nodes and ranks per node, from provenance.layout.
 #include <gtest/gtest.h>
 
-#include "report/layout_phrase.hpp"
+#include "writers/layout_phrase.hpp"
 
 namespace commtune {
 namespace {

@@ -1,11 +1,11 @@
 // The table of a racing round run side by side reaches the table setting by setting
-// (report/round_table_order); outside racing rounds the cases pass straight through.
+// (writers/round_table_order); outside racing rounds the cases pass straight through.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "report/round_table_order.hpp"
+#include "writers/round_table_order.hpp"
 
 namespace commtune {
 namespace {

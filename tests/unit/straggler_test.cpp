@@ -10,7 +10,7 @@
 #include "doctor/straggler_finding.hpp"
 #include "measure/sampler.hpp"
 #include "golden.hpp"
-#include "report/straggler_report.hpp"
+#include "writers/straggler_report.hpp"
 #include "results/arrivals_json.hpp"
 #include "results/results_json.hpp"
 

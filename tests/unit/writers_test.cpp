@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "report/json_results_writer.hpp"
-#include "report/table_writer.hpp"
+#include "writers/json_results_writer.hpp"
+#include "writers/table_writer.hpp"
 #include "results/results_document.hpp"
 #include "results/results_json.hpp"
 #include "unit/golden.hpp"

@@ -1,0 +1,61 @@
+#include "exports/export_json_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace commtune {
+
+using nlohmann::json;
+
+namespace {
+
+json rows_json(const ExportPlan& plan) {
+  json rows = json::array();
+  for (const auto& r : plan.tuner_rows)
+    rows.push_back({{"collective", r.collective},
+                    {"min_bytes", r.min_bytes},
+                    {"max_bytes", r.max_bytes},
+                    {"algorithm", r.algorithm},
+                    {"protocol", r.protocol},
+                    {"channels", r.channels},
+                    {"nNodes", r.nnodes},
+                    {"nRanks", r.nranks}});
+  return rows;
+}
+
+json rules_json(const ExportPlan& plan) {
+  json rules = json::object();
+  for (const auto& [c, list] : plan.ompi_rules) {
+    json items = json::array();
+    for (const auto& r : list)
+      items.push_back({{"min_bytes", r.min_bytes},
+                       {"algorithm", r.algorithm},
+                       {"fanout", r.fanout},
+                       {"segment_size", r.segment_size}});
+    rules[std::string(name_of(c))] = items;
+  }
+  return rules;
+}
+
+}  // namespace
+
+void ExportJsonWriter::write(const ExportPlan& plan, std::ostream& out) const {
+  json env = json::object(), order = json::array();
+  for (const auto& e : plan.env) {
+    env[e.name] = e.value;
+    order.push_back(e.name);
+  }
+  const json doc{{"kind", "commtune-export"},
+                 {"backend", name_of(plan.backend)},
+                 {"nranks", plan.nranks},
+                 {"nnodes", plan.nnodes},
+                 {"env", env},
+                 {"env_order", order},
+                 {"nccl_tuner", rows_json(plan)},
+                 {"ompi_rules", rules_json(plan)},
+                 {"summary", plan.summary},
+                 {"notes", plan.notes},
+                 {"warnings", plan.warnings}};
+  out << doc.dump(2) << "\n";
+}
+
+}  // namespace commtune

@@ -1,0 +1,44 @@
+#pragma once
+// Reading back compare's JSON report (`commtune compare --format json`, writers/compare_writers):
+// what `commtune report` draws from it. Validated like every input (InputError naming the file
+// and the JSON path): "kind": "commtune-compare", verdicts from FASTER / SLOWER / SAME /
+// AMBIGUOUS, known collectives and placements, finite changes, intervals in order. Unknown fields
+// are left alone.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/types.hpp"
+
+namespace commtune {
+
+struct ComparedCase {
+  std::string setting;
+  Collective collective = Collective::AllReduce;
+  std::uint64_t bytes = 0;
+  Placement placement = Placement::OutOfPlace;
+  std::string verdict;  // FASTER, SLOWER, SAME, AMBIGUOUS
+  double change = 0;    // current / baseline - 1
+  std::optional<double> change_low, change_high;
+  std::string note;
+};
+
+struct ComparedProvenance {
+  std::string field, baseline, current;
+};
+
+struct CompareDocument {
+  double threshold = 0;
+  std::string summary;
+  std::vector<ComparedProvenance> provenance;
+  std::vector<ComparedCase> cases;
+  std::vector<std::string> notes;
+};
+
+bool is_compare_json(const nlohmann::json& j);
+CompareDocument compare_document_from_json(const nlohmann::json& j, const std::string& origin);
+
+}  // namespace commtune
