@@ -8,6 +8,7 @@ packages=(build-essential cmake pkg-config git
           libcli11-dev nlohmann-json3-dev libhwloc-dev
           libgtest-dev
           clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer with ASan and UBSan (Debian 12: clang 14)
+          clang-format  # tests/architecture/format_check.sh: the committed .clang-format holds
           python3   # the tuner's MPI tests and the bad-input corpus read JSON with it
           chromium  # tests/browser: the HTML report opened in headless Chromium (DevTools over a pipe)
           # scripts/cluster.sh, the emulated cluster of the `cluster` tests: namespaces, veth, tc;

@@ -30,12 +30,12 @@ struct DecisionRule {
 DecisionRule decision_rule(double margin, const std::string& input);
 
 struct Comparison {
-  double baseline_us = 0;         // baseline median
-  double candidate_us = 0;        // candidate median
-  double change = 0;              // (candidate - baseline) / baseline: negative is faster
-  bool disjoint_faster = false;   // candidate CI entirely below the baseline CI
-  bool disjoint_slower = false;   // candidate CI entirely above the baseline CI
-  double noise_floor = 0;         // larger relative CI half-width of the two medians
+  double baseline_us = 0;        // baseline median
+  double candidate_us = 0;       // candidate median
+  double change = 0;             // (candidate - baseline) / baseline: negative is faster
+  bool disjoint_faster = false;  // candidate CI entirely below the baseline CI
+  bool disjoint_slower = false;  // candidate CI entirely above the baseline CI
+  double noise_floor = 0;        // larger relative CI half-width of the two medians
 };
 
 Comparison compare_stats(const SampleStats& baseline, const SampleStats& candidate);

@@ -252,10 +252,6 @@ class Race {
   double estimated_done_s_ = 0;  // --budget: the rounds run so far, as the cost model saw them
 };
 
-}  // namespace
-
-namespace {
-
 std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t undecided, bool stopped) {
   const std::string part = "the sweep's " + format_duration(run.budget->sweep_seconds) + " of it";
   const std::string what =

@@ -12,7 +12,8 @@ namespace {
 // Between launches (a repeated sweep, or several results files): with runs on both sides, every
 // candidate run must be faster than the default's fastest run by the same practical threshold
 // (tune/run_verdict.hpp's rule, without widening: the pooled rule above guards a side of few runs).
-Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Comparison& c, const DecisionRule& rule) {
+Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Comparison& c,
+                     const DecisionRule& rule) {
   if (base.run_medians_us.size() < 2 || cand.run_medians_us.size() < 2) return Verdict::Same;
   const RunRule run_rule{practical_threshold(c, rule), 0};
   return judge_runs(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;

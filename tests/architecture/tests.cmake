@@ -16,3 +16,14 @@ add_test(NAME architecture_include_rule_can_fail
   COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/include_rule_test.py)
 set_tests_properties(architecture_include_rule architecture_include_rule_can_fail
   PROPERTIES LABELS unit TIMEOUT 60)
+
+# The committed .clang-format holds for every source (skipped where clang-format is missing).
+add_test(NAME architecture_format COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/format_check.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(architecture_format PROPERTIES LABELS unit TIMEOUT 120 SKIP_RETURN_CODE 77)
+
+# The size rule: no source over 300 lines, no function over 60 (and a run that proves it can fail).
+add_test(NAME architecture_size_rule
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/size_rule.py --root ${PROJECT_SOURCE_DIR})
+add_test(NAME architecture_size_rule_can_fail
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/size_rule.py --self-test)
+set_tests_properties(architecture_size_rule architecture_size_rule_can_fail PROPERTIES LABELS unit TIMEOUT 60)

@@ -7,11 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <thread>
 
 #include "backend/nccl/worker/batch_timing.hpp"
+#include "backend/nccl/worker/cuda_handles.hpp"
 #include "backend/nccl/worker/cuda_probe.hpp"
+#include "backend/nccl/worker/nccl_comm_setup.hpp"
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
@@ -19,156 +20,6 @@
 
 namespace commtune {
 namespace {
-
-std::string to_hex(const ncclUniqueId& id) {
-  static const char digits[] = "0123456789abcdef";
-  std::string hex;
-  for (char byte : id.internal) {
-    const auto b = static_cast<unsigned char>(byte);
-    hex += digits[b >> 4];
-    hex += digits[b & 15];
-  }
-  return hex;
-}
-
-ncclUniqueId from_hex(const std::string& hex) {
-  ncclUniqueId id;
-  if (hex.size() != 2 * sizeof id.internal) throw CommunicatorLost("malformed NCCL unique id");
-  for (std::size_t i = 0; i < sizeof id.internal; ++i)
-    id.internal[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-  return id;
-}
-
-// The worker's own device, once it is current (init): its attributes and its free memory, which
-// only a context on it can read.
-nlohmann::json own_device_facts(int device) {
-  nlohmann::json facts = device_attributes(device);
-  std::size_t free = 0, total = 0;
-  check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  facts["free_bytes"] = free;
-  return facts;
-}
-
-class EventPool {
- public:
-  explicit EventPool(std::size_t n) : events_(n) {
-    for (auto& e : events_) check_cuda(cudaEventCreate(&e), "cudaEventCreate", true);
-  }
-  ~EventPool() {
-    for (auto e : events_) cudaEventDestroy(e);
-  }
-  EventPool(const EventPool&) = delete;
-  EventPool& operator=(const EventPool&) = delete;
-  cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
-
-  double seconds_between(std::size_t from, std::size_t to) const {
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, events_[from], events_[to]), "cudaEventElapsedTime", true);
-    return ms * 1e-3;
-  }
-  // Seconds from the first event to each event (each mark is one reading, so the loop's length
-  // is not a sum of rounded intervals).
-  std::vector<double> marks() const {
-    std::vector<double> seconds(events_.size());
-    for (std::size_t i = 0; i < events_.size(); ++i) seconds[i] = i == 0 ? 0.0 : seconds_between(0, i);
-    return seconds;
-  }
-
- private:
-  std::vector<cudaEvent_t> events_;
-};
-
-// An instantiated CUDA graph, destroyed with its owner.
-class GraphExec {
- public:
-  // Instantiates `graph` and destroys it (the executable graph does not need it).
-  explicit GraphExec(cudaGraph_t graph) {
-    const cudaError_t built = cudaGraphInstantiate(&exec_, graph, 0);
-    cudaGraphDestroy(graph);
-    check_cuda(built, "cudaGraphInstantiate", true);
-  }
-  ~GraphExec() {
-    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
-  }
-  GraphExec(const GraphExec&) = delete;
-  GraphExec& operator=(const GraphExec&) = delete;
-  cudaGraphExec_t get() const { return exec_; }
-
- private:
-  cudaGraphExec_t exec_ = nullptr;
-};
-
-// A stream capture that always ends: finish() makes the graph; abandon() (or leaving early)
-// ends the capture and drops what was captured, so the stream is usable again.
-class StreamCapture {
- public:
-  explicit StreamCapture(cudaStream_t stream) : stream_(stream) {
-    // Thread-local mode, as nccl-tests: NCCL may call CUDA from its own threads meanwhile.
-    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture",
-               true);
-  }
-  ~StreamCapture() { abandon(); }
-  StreamCapture(const StreamCapture&) = delete;
-  StreamCapture& operator=(const StreamCapture&) = delete;
-
-  void abandon() {
-    if (stream_ == nullptr) return;
-    cudaGraph_t graph = nullptr;
-    cudaStreamEndCapture(stream_, &graph);
-    stream_ = nullptr;
-    if (graph != nullptr) cudaGraphDestroy(graph);
-    cudaGetLastError();  // an invalidated capture is not this process's lasting error
-  }
-
-  std::unique_ptr<GraphExec> finish() {
-    cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
-    stream_ = nullptr;
-    if (ended != cudaSuccess && graph != nullptr) cudaGraphDestroy(graph);
-    check_cuda(ended, "cudaStreamEndCapture", true);
-    return std::make_unique<GraphExec>(graph);
-  }
-
- private:
-  cudaStream_t stream_;
-};
-
-// Device memory for the pairwise map's exchanges, freed with its owner.
-class DeviceBytes {
- public:
-  explicit DeviceBytes(std::size_t bytes) {
-    check_cuda(cudaMalloc(&pointer_, bytes), "cudaMalloc (pairwise buffer)");
-    check_cuda(cudaMemset(pointer_, 1, bytes), "cudaMemset (pairwise buffer)");
-  }
-  ~DeviceBytes() {
-    if (pointer_ != nullptr) cudaFree(pointer_);
-  }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-  void* get() const { return pointer_; }
-
- private:
-  void* pointer_ = nullptr;
-};
-
-// One pair's buffers: a send and a receive buffer of the bandwidth message and of 8 bytes.
-struct PairBuffers {
-  explicit PairBuffers(std::size_t bytes) : send(bytes), recv(bytes), small_send(8), small_recv(8) {}
-  DeviceBytes send, recv, small_send, small_recv;
-};
-
-// Blocking, NCCL's default and what nccl-tests uses: with blocking = 0 every group end (every
-// collective is one) starts a launch thread (src/group.cc). Only the CTA bounds that were given
-// are set: NCCL refuses minCTAs > maxCTAs before it fills defaults (src/init.cc,
-// parseCommConfig), so completing a lone bound is the supervisor's (comm_config_of).
-ncclConfig_t blocking_config(const CommConfig& config, const std::string& net_name) {
-  ncclConfig_t nccl_config = NCCL_CONFIG_INITIALIZER;
-  nccl_config.blocking = 1;
-  if (config.min_ctas) nccl_config.minCTAs = *config.min_ctas;
-  if (config.max_ctas) nccl_config.maxCTAs = *config.max_ctas;
-  if (!net_name.empty()) nccl_config.netName = net_name.c_str();
-  return nccl_config;
-}
 
 class NcclEngine : public WorkerEngine {
  public:
@@ -194,8 +45,7 @@ class NcclEngine : public WorkerEngine {
   nlohmann::json init(const std::string& unique_id, const CommConfig& config) override {
     check_cuda(cudaSetDevice(identity_.device), "cudaSetDevice", true);
     check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate", true);
-    check_cuda(cudaMalloc(&counter_, sizeof *counter_), "cudaMalloc", true);
-    check_cuda(cudaMallocHost(&counter_host_, sizeof *counter_host_), "cudaMallocHost", true);
+    counter_ = std::make_unique<WrongCounter>();
     net_name_ = config.net_name;  // NCCL keeps the pointer
     ncclConfig_t nccl_config = blocking_config(config, net_name_);
     // Returns once the communicator is ready or has failed; a hang here is the watchdog's.
@@ -230,15 +80,12 @@ class NcclEngine : public WorkerEngine {
 
   std::int64_t check() override {
     require_case();
-    check_cuda(cudaMemsetAsync(counter_, 0, sizeof *counter_, stream_), "cudaMemsetAsync", true);
+    counter_->zero(stream_);
     enqueue_or_drain([&] { require_launched("data check collective", current_->launch(comm_, stream_)); });
-    current_->count_wrong(counter_, stream_);
-    // Into pinned memory the copy is queued like a kernel and returns at once (into pageable
-    // memory it would block until the collective is done, outside the polling below).
-    check_cuda(cudaMemcpyAsync(counter_host_, counter_, sizeof *counter_, cudaMemcpyDeviceToHost, stream_),
-               "cudaMemcpyAsync", true);
+    current_->count_wrong(counter_->device(), stream_);
+    counter_->copy_to_host(stream_);
     wait_for_stream("data check");
-    return static_cast<std::int64_t>(*counter_host_);
+    return static_cast<std::int64_t>(counter_->host_value());
   }
 
   // With the host thread's CPU and wall seconds over the whole batch (enqueue, then the polling
@@ -428,19 +275,15 @@ class NcclEngine : public WorkerEngine {
       comm_ = nullptr;
     }
     arena_.reset();  // after the communicator: its registrations are gone with it
-    if (counter_host_ != nullptr) cudaFreeHost(counter_host_);
-    if (counter_ != nullptr) cudaFree(counter_);
+    counter_.reset();
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    counter_host_ = nullptr;
-    counter_ = nullptr;
     stream_ = nullptr;
   }
 
   WorkerIdentity identity_;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
-  unsigned long long* counter_ = nullptr;       // device: wrong elements of the check
-  unsigned long long* counter_host_ = nullptr;  // pinned host copy of it
+  std::unique_ptr<WrongCounter> counter_;  // the data check's wrong elements
   std::string net_name_;
   CaseRequest request_;
   std::unique_ptr<DeviceCase> current_;
