@@ -11,20 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tune/compared_case.hpp"
+
 #include "core/types.hpp"
 
 namespace commtune {
-
-struct ComparedCase {
-  std::string setting;
-  Collective collective = Collective::AllReduce;
-  std::uint64_t bytes = 0;
-  Placement placement = Placement::OutOfPlace;
-  std::string verdict;  // FASTER, SLOWER, SAME, AMBIGUOUS
-  double change = 0;    // current / baseline - 1
-  std::optional<double> change_low, change_high;
-  std::string note;
-};
 
 struct ComparedProvenance {
   std::string field, baseline, current;

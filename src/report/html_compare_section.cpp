@@ -30,6 +30,8 @@ std::string provenance_block(const CompareDocument& doc) {
   return out;
 }
 
+std::string verdict_text(const ComparedCase& c) { return std::string(name_of(c.verdict)); }
+
 html::Bar bar_of(const ComparedCase& c) {
   const double low = c.change_low.value_or(c.change) * 100, high = c.change_high.value_or(c.change) * 100;
   return {static_cast<double>(c.bytes),
@@ -37,11 +39,12 @@ html::Bar bar_of(const ComparedCase& c) {
           c.change * 100,
           low,
           high,
-          html::verdict_colour(c.verdict),
+          html::verdict_colour(verdict_text(c)),
           false,
-          c.verdict,
+          verdict_text(c),
           html::binary_size(static_cast<double>(c.bytes)) + " " + std::string(name_of(c.placement)) + ": " +
-              html::signed_percent(c.change) + " " + c.verdict + (c.note.empty() ? "" : " (" + c.note + ")")};
+              html::signed_percent(c.change) + " " + verdict_text(c) +
+              (c.note.empty() ? "" : " (" + c.note + ")")};
 }
 
 html::Table case_table(const std::vector<const ComparedCase*>& cases) {
@@ -54,14 +57,15 @@ html::Table case_table(const std::vector<const ComparedCase*>& cases) {
          html::signed_percent(c->change),
          c->change_low ? html::signed_percent(*c->change_low) + " .. " + html::signed_percent(*c->change_high)
                        : "-",
-         c->verdict, c->note});
+         verdict_text(*c), c->note});
   return t;
 }
 
 std::string counts_text(const std::vector<const ComparedCase*>& cases) {
   std::string out;
   for (const char* v : {"SLOWER", "FASTER", "SAME", "AMBIGUOUS"}) {
-    const auto n = std::count_if(cases.begin(), cases.end(), [&](auto* c) { return c->verdict == v; });
+    const auto n =
+        std::count_if(cases.begin(), cases.end(), [&](auto* c) { return name_of(c->verdict) == v; });
     out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + v;
   }
   return out;

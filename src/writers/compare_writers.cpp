@@ -8,6 +8,7 @@
 #include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "results/results_json.hpp"
+#include "tune/compared_case.hpp"
 
 namespace commtune {
 namespace {
@@ -153,22 +154,7 @@ void write_compare_json(const CompareReport& report, std::ostream& out) {
   json provenance = json::array(), cases = json::array(), ranges = json::array();
   for (const auto& d : report.provenance)
     provenance.push_back({{"field", d.field}, {"baseline", d.baseline}, {"current", d.current}});
-  for (const auto& c : report.cases) {
-    json item{{"setting", c.setting},
-              {"collective", name_of(c.collective)},
-              {"bytes", c.bytes},
-              {"placement", name_of(c.placement)},
-              {"verdict", name_of(c.verdict)},
-              {"change", c.change},
-              {"baseline_runs_us", c.baseline_runs},
-              {"current_runs_us", c.current_runs},
-              {"widened", c.widened},
-              {"note", c.note}};
-    if (c.measured) item["change_interval"] = {c.change_low, c.change_high};
-    if (c.baseline.count > 0) item["baseline"] = to_json(c.baseline);
-    if (c.current.count > 0) item["current"] = to_json(c.current);
-    cases.push_back(item);
-  }
+  for (const auto& c : report.cases) cases.push_back(to_json(compared_case_of(c)));
   for (const auto& r : report.slower_ranges)
     ranges.push_back({{"setting", r.setting},
                       {"collective", name_of(r.collective)},
