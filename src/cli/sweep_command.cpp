@@ -166,8 +166,8 @@ void add_plan_flags(CLI::App* cmd, SweepCommandOptions& o) {
                 "Measure every case to the full precision (default with more than the default setting: "
                 "racing, docs/racing.md)");
   cmd->add_option("--margin", o.margin,
-                  "Least time a winner must save, as a fraction in [0, 1) (default 0.02; the noise floor "
-                  "applies if larger): racing, the finalists' re-measure and the tuning at the end");
+                  "Least time a winner must save, between the near ends of the median intervals, as a "
+                  "fraction in [0, 1) (default 0.02): racing, the finalists' re-measure and the tuning");
   cmd->add_option(
       "--budget", o.budget,
       "Fit the sweep and its finalists' re-measure into this wall time (90s, 15m, 1h30m): racing harder, "

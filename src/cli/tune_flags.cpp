@@ -9,8 +9,8 @@ namespace commtune {
 void add_tune_flags(CLI::App& command, TuneFlags& flags) {
   command.add_option(
       "--margin", flags.margin,
-      "Least time a winner must save, as a fraction in [0, 1) (default: the sweep's --margin, else 0.02; "
-      "the noise floor applies if larger)");
+      "Least time a winner must save, between the near ends of the median intervals, as a fraction in "
+      "[0, 1) (default: the sweep's --margin, else 0.02)");
   command.add_option("--objective-sizes", flags.objective_sizes,
                      "Sizes job-wide choices are judged on, MIN:MAX (default 64K:, i.e. 64 KiB and up)");
   command.add_option("--weight", flags.weights,

@@ -29,6 +29,12 @@ class BackendError : public Error {
   using Error::Error;
 };
 
+// The ranks' control plane carried a message that does not decode: a broken job, not bad input.
+class ControlError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A backend was asked for but is not available here (no GPU, built without NCCL).
 class UnavailableError : public InputError {
  public:

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "control/typed_messages.hpp"
 #include "host/host_facts.hpp"
 
 extern char** environ;
@@ -58,16 +59,16 @@ nlohmann::json process_facts(const ControlPlane& control, const std::vector<Rank
 }  // namespace
 
 nlohmann::json rank_layout(ControlPlane& control, const std::vector<RankPlace>& mine) {
-  const std::vector<std::string> all = control.gather_to_root(process_facts(control, mine).dump());
-  const std::vector<std::string> topologies = control.gather_to_root(host_topology().dump());
+  const std::vector<nlohmann::json> all = gather_values(control, process_facts(control, mine));
+  const std::vector<nlohmann::json> topologies = gather_values(control, host_topology());
   if (control.rank() != 0) return {};
   std::map<int, nlohmann::json> by_rank;
   std::map<int, int> ranks_on_node;
   nlohmann::json hosts = nlohmann::json::object();
   for (std::size_t p = 0; p < all.size(); ++p) {
-    for (nlohmann::json& entry : nlohmann::json::parse(all[p])) {
+    for (nlohmann::json entry : all[p]) {
       const std::string host = entry["host"];
-      if (!hosts.contains(host)) hosts[host] = nlohmann::json::parse(topologies[p]);
+      if (!hosts.contains(host)) hosts[host] = topologies[p];
       ++ranks_on_node[entry["node"].get<int>()];
       const int rank = entry["rank"].get<int>();
       by_rank[rank] = std::move(entry);

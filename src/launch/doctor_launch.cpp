@@ -11,6 +11,7 @@
 #include "backend/mpi/mpi_backend.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
 #include "control/mpi_control_plane.hpp"
+#include "control/typed_messages.hpp"
 #include "doctor/live_facts.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
@@ -59,11 +60,11 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
           "check-failed", Severity::Warning, "system checks", e.what(), "report this as a commtune bug"}});
     }
   }
-  const auto all = control.gather_to_root(mine.dump());
+  const std::vector<nlohmann::json> all = gather_values(control, mine);
   std::vector<Finding> out;
   std::vector<nlohmann::json> nodes;
-  for (const auto& text : all)
-    if (auto j = nlohmann::json::parse(text); !j["findings"].empty()) nodes.push_back(std::move(j));
+  for (const auto& j : all)
+    if (!j["findings"].empty()) nodes.push_back(j);
   for (const auto& node : nodes)
     for (const auto& f : node["findings"]) {
       Finding finding = finding_from_json(f, "a node's system findings");
@@ -77,7 +78,7 @@ std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::opti
                                           const std::function<std::optional<PairMatrix>()>& measure_again) {
   const std::vector<Finding> first =
       map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
-  if (control.broadcast_from_root(first.empty() ? "0" : "1") == "0") return {};
+  if (!broadcast_value(control, !first.empty())) return {};
   const std::optional<PairMatrix> again = measure_again();
   if (control.rank() != 0) return {};
   const std::vector<Finding> second = again ? find_slow_nodes(*again) : std::vector<Finding>{};
@@ -104,8 +105,8 @@ namespace {
 bool any_node_oversubscribed(ControlPlane& control) {
   const bool mine =
       control.locality().local_size > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto all = control.gather_to_root(mine ? "1" : "0");
-  return std::find(all.begin(), all.end(), "1") != all.end();
+  const std::vector<bool> all = gather_values(control, mine);
+  return std::find(all.begin(), all.end(), true) != all.end();
 }
 
 }  // namespace
@@ -183,7 +184,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
     measured.hosts = rank_hosts(provenance["layout"]);
     code = conclude_doctor(std::move(findings), measured, launch.json_path);
   }
-  return std::stoi(control.broadcast_from_root(std::to_string(code)));
+  return broadcast_value(control, code);
 }
 
 }  // namespace

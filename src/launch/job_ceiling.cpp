@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "control/typed_messages.hpp"
 #include "doctor/pci_devices.hpp"
 #include "doctor/port_rates.hpp"
 #include "host/host_facts.hpp"
@@ -23,13 +24,12 @@ std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
                                    const std::optional<HostCopyBandwidth>& copy) {
   nlohmann::json mine{{"host", host_name()}, {"ports", active_port_gbits(SystemTree("/"))}};
   if (copy) mine["copy_gbps"] = copy->gbps;
-  const std::vector<std::string> all = control.gather_to_root(mine.dump());
+  const std::vector<nlohmann::json> all = gather_values(control, mine);
   if (control.rank() != 0) return std::nullopt;
   std::set<std::string> hosts;
   double slowest_copy = std::numeric_limits<double>::infinity();
   double slowest_network = std::numeric_limits<double>::infinity();
-  for (const auto& text : all) {
-    const nlohmann::json rank = nlohmann::json::parse(text);
+  for (const nlohmann::json& rank : all) {
     hosts.insert(rank.at("host").get<std::string>());
     if (rank.contains("copy_gbps")) slowest_copy = std::min(slowest_copy, rank.at("copy_gbps").get<double>());
     std::vector<double> ports = rank.at("ports").get<std::vector<double>>();

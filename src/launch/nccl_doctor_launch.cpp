@@ -7,6 +7,7 @@
 #include "backend/nccl/supervisor/device_setup.hpp"
 #include "backend/nccl/supervisor/nccl_pairwise.hpp"
 #include "control/local_control_plane.hpp"
+#include "control/typed_messages.hpp"
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
 #include "host/provenance.hpp"
@@ -46,35 +47,42 @@ struct JobNodes {
   std::vector<std::vector<int>> ranks;
 };
 
+// Where one rank sits, as it tells rank 0; and one node's ranks, as rank 0 tells every rank.
+struct RankSeat {
+  int node = 0, local_rank = 0, rank = 0;
+  std::string host;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankSeat, node, local_rank, rank, host)
+struct NodeRanks {
+  std::string host;
+  std::vector<int> ranks;  // in local rank order
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NodeRanks, host, ranks)
+
+std::vector<NodeRanks> nodes_of(const std::vector<RankSeat>& seats, int nnodes) {
+  std::vector<std::vector<std::pair<int, int>>> by_node(static_cast<std::size_t>(nnodes));
+  std::vector<NodeRanks> nodes(static_cast<std::size_t>(nnodes));
+  for (const RankSeat& seat : seats) {
+    by_node.at(static_cast<std::size_t>(seat.node)).push_back({seat.local_rank, seat.rank});
+    if (seat.local_rank == 0) nodes.at(static_cast<std::size_t>(seat.node)).host = seat.host;
+  }
+  for (std::size_t n = 0; n < by_node.size(); ++n) {
+    std::sort(by_node[n].begin(), by_node[n].end());
+    for (const auto& [local, rank] : by_node[n]) nodes[n].ranks.push_back(rank);
+  }
+  return nodes;
+}
+
 JobNodes job_nodes(ControlPlane& control) {
   const NodeLocality here = control.locality();
-  const auto all = control.gather_to_root(nlohmann::json{
-      {"node", here.node},
-      {"local_rank", here.local_rank},
-      {"rank", control.rank()},
-      {"host", host_name()}}.dump());
-  nlohmann::json nodes = nlohmann::json::array();
-  if (control.rank() == 0) {
-    std::vector<std::vector<std::pair<int, int>>> by_node(static_cast<std::size_t>(here.nnodes));
-    std::vector<std::string> hosts(static_cast<std::size_t>(here.nnodes));
-    for (const auto& text : all) {
-      const nlohmann::json j = nlohmann::json::parse(text);
-      const auto node = j.at("node").get<std::size_t>();
-      by_node.at(node).push_back({j.at("local_rank").get<int>(), j.at("rank").get<int>()});
-      if (j.at("local_rank").get<int>() == 0) hosts.at(node) = j.at("host").get<std::string>();
-    }
-    for (std::size_t n = 0; n < by_node.size(); ++n) {
-      std::sort(by_node[n].begin(), by_node[n].end());
-      nlohmann::json ranks = nlohmann::json::array();
-      for (const auto& [local, rank] : by_node[n]) ranks.push_back(rank);
-      nodes.push_back({{"host", hosts[n]}, {"ranks", ranks}});
-    }
-  }
-  const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(nodes.dump()));
+  const std::vector<RankSeat> seats =
+      gather_values(control, RankSeat{here.node, here.local_rank, control.rank(), host_name()});
+  const std::vector<NodeRanks> agreed =
+      broadcast_value(control, control.rank() == 0 ? nodes_of(seats, here.nnodes) : std::vector<NodeRanks>{});
   JobNodes out;
-  for (const auto& n : agreed) {
-    out.hosts.push_back(n.at("host").get<std::string>());
-    out.ranks.push_back(n.at("ranks").get<std::vector<int>>());
+  for (const NodeRanks& n : agreed) {
+    out.hosts.push_back(n.host);
+    out.ranks.push_back(n.ranks);
   }
   return out;
 }
@@ -221,7 +229,7 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
                          ? conclude_doctor(std::move(findings),
                                            DoctorMeasurement{.backend = BackendKind::Nccl}, launch.json_path)
                          : 0;
-    return std::stoi(control.broadcast_from_root(std::to_string(code)));
+    return broadcast_value(control, code);
   }
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
@@ -253,7 +261,7 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
                                      .node_gpus = node_gpus};
     code = conclude_doctor(std::move(findings), measured, launch.json_path);
   }
-  return std::stoi(control.broadcast_from_root(std::to_string(code)));
+  return broadcast_value(control, code);
 }
 
 int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {

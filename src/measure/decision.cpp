@@ -22,6 +22,8 @@ Comparison compare_stats(const SampleStats& baseline, const SampleStats& candida
   c.disjoint_faster = candidate.median_ci_high < baseline.median_ci_low;
   c.disjoint_slower = candidate.median_ci_low > baseline.median_ci_high;
   c.noise_floor = std::max(relative_ci_half_width(baseline), relative_ci_half_width(candidate));
+  c.least_gain = baseline.median_ci_low > 0 ? 1.0 - candidate.median_ci_high / baseline.median_ci_low : 0.0;
+  c.least_loss = candidate.median_ci_low > 0 ? 1.0 - baseline.median_ci_high / candidate.median_ci_low : 0.0;
   return c;
 }
 
@@ -30,13 +32,13 @@ double practical_threshold(const Comparison& c, const DecisionRule& rule) {
 }
 
 bool clearly_faster(const Comparison& c, const DecisionRule& rule) {
-  return c.disjoint_faster && gain_of(c) >= practical_threshold(c, rule);
+  return c.disjoint_faster && c.least_gain >= rule.margin;  // the point gain is at least as large
 }
 
 // The same rule with the two sides swapped: the baseline clearly faster than the candidate, its gain
-// taken relative to the candidate's time, (candidate - baseline) / candidate.
+// taken relative to the candidate's time.
 bool clearly_slower(const Comparison& c, const DecisionRule& rule) {
-  return c.disjoint_slower && c.change / (1.0 + c.change) >= practical_threshold(c, rule);
+  return c.disjoint_slower && c.least_loss >= rule.margin;
 }
 
 // Symmetric, as the relation must be whichever side is the baseline: the difference is taken
@@ -50,7 +52,7 @@ bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& ca
 }
 
 std::string rule_text(const DecisionRule& rule) {
-  return "disjoint median CIs and a gain >= max(" + format_percent(rule.margin) + ", noise floor)";
+  return "disjoint median CIs, their nearest ends at least " + format_percent(rule.margin) + " apart";
 }
 
 }  // namespace commtune

@@ -5,9 +5,11 @@
 // every text that states the rule use this file; the margin flows to all of them from the command
 // line (`sweep --margin`, `tune --margin`) or the config's "margin".
 //
-// - Clearly faster: the two median intervals do not overlap (Hoefler & Belli) and the time saved
-//   is at least the practical threshold, max(margin, noise floor), where the noise floor is the
-//   larger relative half-width of the two intervals.
+// - Clearly faster: the two median intervals do not overlap (Hoefler & Belli) and even their
+//   nearest ends are the margin apart: the candidate's slowest plausible median is at least the
+//   margin below the baseline's fastest (1 - candidate CI high / baseline CI low >= margin). The
+//   intervals' widths count once, in that gap, so a tenfold gain over a noisy baseline is not
+//   lost to the baseline's noise, and a gain that only the point estimates show is not taken.
 // - Practically equal: the difference relative to the faster one, plus the noise floor, is within
 //   the margin: no amount of sampling can make either clear it.
 // - Still confirmable (the re-measure, whose interval over few rounds is the range of the round
@@ -23,7 +25,7 @@ inline constexpr double kDefaultMargin = 0.02;
 // What a winner must clear. One value per command: parsed once, carried by the sweep's options
 // and the tuner's.
 struct DecisionRule {
-  double margin = kDefaultMargin;  // least fraction of time a winner saves (the noise floor if larger)
+  double margin = kDefaultMargin;  // least fraction of time a winner saves, between the intervals
 };
 
 // Throws InputError naming `input` unless the margin is a fraction in [0, 1).
@@ -36,6 +38,8 @@ struct Comparison {
   bool disjoint_faster = false;  // candidate CI entirely below the baseline CI
   bool disjoint_slower = false;  // candidate CI entirely above the baseline CI
   double noise_floor = 0;        // larger relative CI half-width of the two medians
+  double least_gain = 0;         // 1 - candidate CI high / baseline CI low: the gain the intervals guarantee
+  double least_loss = 0;         // 1 - baseline CI high / candidate CI low: the same, the other way
 };
 
 Comparison compare_stats(const SampleStats& baseline, const SampleStats& candidate);
@@ -43,7 +47,7 @@ Comparison compare_stats(const SampleStats& baseline, const SampleStats& candida
 // Time saved relative to the baseline (positive: candidate faster).
 inline double gain_of(const Comparison& c) { return -c.change; }
 
-// The bar a difference must clear to count: max(margin, noise floor).
+// The bar a difference between runs must clear (compare's between-run rule): max(margin, noise floor).
 double practical_threshold(const Comparison& c, const DecisionRule& rule);
 
 bool clearly_faster(const Comparison& c, const DecisionRule& rule);
@@ -56,8 +60,8 @@ bool practically_equal(const Comparison& c, const DecisionRule& rule);
 // baseline's, given that a range only widens as rounds are added.
 bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& candidate_rounds);
 
-// The rule in words, for every output that states it: "disjoint median CIs and a gain >= max(2.0%,
-// noise floor)".
+// The rule in words, for every output that states it: "disjoint median CIs, their nearest ends at
+// least 2.0% apart".
 std::string rule_text(const DecisionRule& rule);
 
 }  // namespace commtune

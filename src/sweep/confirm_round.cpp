@@ -14,29 +14,13 @@
 #include "writers/case_collector.hpp"
 #include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "control/typed_messages.hpp"
 #include "tune/confirm_pruning.hpp"
 
 namespace commtune {
 namespace {
 
 using nlohmann::json;
-
-std::string encode(const std::vector<Finalists>& finalists) {
-  json list = json::array();
-  for (const auto& f : finalists)
-    list.push_back(
-        {{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}});
-  return list.dump();
-}
-
-std::vector<Finalists> decode(const std::string& text) {
-  std::vector<Finalists> out;
-  for (const auto& item : json::parse(text))
-    out.push_back(
-        {{parse_collective(item.at("collective").get<std::string>()), item.at("bytes").get<std::uint64_t>()},
-         item.at("settings").get<std::vector<std::string>>()});
-  return out;
-}
 
 std::optional<std::size_t> setting_index(const Plan& plan, const std::string& name) {
   for (std::size_t i = 0; i < plan.settings.size(); ++i)
@@ -94,8 +78,8 @@ std::size_t finalist_count(const std::vector<Finalists>& finalists) {
 std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                              const std::vector<CaseResult>& measured, std::size_t rounds) {
   const bool root = ctx.control.rank() == 0;
-  return decode(ctx.control.broadcast_from_root(
-      root ? encode(confirmable_finalists(finalists, fold_rounds(measured), rounds)) : ""));
+  return broadcast_value(ctx.control, root ? confirmable_finalists(finalists, fold_rounds(measured), rounds)
+                                           : std::vector<Finalists>{});
 }
 
 // --budget: whether a round fits in what is left of the whole budget, judged by the cost model
@@ -183,8 +167,7 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
 
 Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                                std::size_t rounds) {
-  std::vector<Finalists> shared =
-      decode(ctx.control.broadcast_from_root(ctx.control.rank() == 0 ? encode(finalists) : ""));
+  std::vector<Finalists> shared = broadcast_value(ctx.control, finalists);
   Confirmation out;
   if (shared.empty() || rounds == 0) return out;
   const std::size_t started = finalist_count(shared);

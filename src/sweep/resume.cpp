@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "control/typed_messages.hpp"
 #include "core/errors.hpp"
 #include "results/results_json.hpp"
 #include "tune/provenance_diff.hpp"
@@ -73,8 +74,6 @@ std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& 
   return std::nullopt;
 }
 
-std::string encode(const std::vector<std::size_t>& indices) { return nlohmann::json(indices).dump(); }
-
 }  // namespace
 
 std::optional<std::string> resume_refusal(const ResultsDocument& old, const Plan& plan, BackendKind backend,
@@ -110,11 +109,10 @@ Resumed resume_sweep(const std::string& path, const Plan& plan, BackendKind back
     }
   }
   if (const auto agreed = control.agree_on_failure(failure)) throw InputError(*agreed);
-  const auto indices =
-      nlohmann::json::parse(control.broadcast_from_root(control.rank() == 0 ? encode(remaining) : ""));
+  const std::vector<std::size_t> indices = broadcast_value(control, remaining);
   out.remaining = plan;
   out.remaining.cases.clear();
-  for (const auto& i : indices) out.remaining.cases.push_back(plan.cases.at(i.get<std::size_t>()));
+  for (const std::size_t i : indices) out.remaining.cases.push_back(plan.cases.at(i));
   return out;
 }
 

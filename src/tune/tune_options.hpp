@@ -10,7 +10,7 @@
 namespace commtune {
 
 struct TuneOptions {
-  DecisionRule decision;  // a winner saves at least the margin (or the noise floor, if larger)
+  DecisionRule decision;  // a winner saves at least the margin (measure/decision.hpp)
   Objective objective;
   std::size_t confirm_rounds = 5;  // interleaved re-measure rounds at the end of a sweep
   std::size_t max_finalists = 2;   // per (collective, size), besides the default

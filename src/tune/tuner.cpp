@@ -160,4 +160,13 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options,
   return rec;
 }
 
+void to_json(nlohmann::json& j, const Finalists& f) {
+  j = {{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}};
+}
+
+void from_json(const nlohmann::json& j, Finalists& f) {
+  f.key = {parse_collective(j.at("collective").get<std::string>()), j.at("bytes").get<std::uint64_t>()};
+  f.settings = j.at("settings").get<std::vector<std::string>>();
+}
+
 }  // namespace commtune

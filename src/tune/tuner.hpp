@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "results/results_document.hpp"
+#include <nlohmann/json.hpp>
+
 #include "tune/case_index.hpp"
 #include "tune/recommendation.hpp"
 #include "tune/tune_options.hpp"
@@ -17,6 +19,11 @@ struct Finalists {
   SizeKey key;
   std::vector<std::string> settings;  // best first, at most TuneOptions::max_finalists
 };
+
+// Finalists travel from rank 0 to every rank (sweep/confirm_round) through this codec:
+// {"collective": NAME, "bytes": N, "settings": [...]}.
+void to_json(nlohmann::json& j, const Finalists& f);
+void from_json(const nlohmann::json& j, Finalists& f);
 
 // The candidates worth re-measuring: those that pass the rule in the sweep.
 std::vector<Finalists> pick_finalists(const ResultsDocument& sweep, const TuneOptions& options);

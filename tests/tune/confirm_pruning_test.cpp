@@ -116,7 +116,9 @@ TEST(ConfirmPruning, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
     }
   }
   EXPECT_GT(pruned_some, 100);  // the pruning did something
-  EXPECT_GT(confirmed, 100);    // and the true wins were still confirmed
+  // and true wins were still confirmed (gains up to 12% over 5 rounds of 3% noise: about a quarter
+  // of the trials clear the rule, whose intervals must be the margin apart)
+  EXPECT_GT(confirmed, 75);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/stopping_rule_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_traits_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_tables_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/typed_messages_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check_layout_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/planner_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_loader_test.cpp

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "control/typed_messages.hpp"
 #include "knobs/nccl_knobs.hpp"
 #include "core/errors.hpp"
 #include "host/gpu_host_facts.hpp"
@@ -146,13 +147,12 @@ bool nvls_hardware(const nlohmann::json& supervisors, bool emulate_nodes) {
 
 AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayout& layout,
                                      const nlohmann::json& probe, const NcclRunOptions& run) {
-  const std::vector<std::string> all = control.gather_to_root(supervisor_facts(layout, probe).dump());
+  const std::vector<nlohmann::json> all = gather_values(control, supervisor_facts(layout, probe));
   nlohmann::json decided = nlohmann::json::object();
   if (control.rank() == 0) {
     std::uint64_t least = 0;
     nlohmann::json supervisors = nlohmann::json::array();
-    for (const auto& text : all) {
-      nlohmann::json facts = nlohmann::json::parse(text);
+    for (nlohmann::json facts : all) {
       const auto free = facts.at("device_memory_bytes").get<std::uint64_t>();
       least = least == 0 ? free : std::min(least, free);
       supervisors.push_back(std::move(facts));
@@ -169,7 +169,7 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
                              {"init_timeout_s", run.init_timeout_s},
                              {"case_timeout_s", run.case_timeout_s}};
   }
-  const nlohmann::json agreed = nlohmann::json::parse(control.broadcast_from_root(decided.dump()));
+  const nlohmann::json agreed = broadcast_value(control, decided);
   if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty())
     throw InputError(refusal);
   return AgreedDeviceFacts{agreed.at("device_memory_bytes").get<std::uint64_t>(),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "control/typed_messages.hpp"
 #include "backend/nccl/worker_protocol.hpp"
 #include "core/errors.hpp"
 
@@ -22,11 +23,10 @@ StepOutcome decode_outcome(const json& j) {
                      j.at("fatal").get<bool>()};
 }
 
-json decide(const std::vector<std::string>& offers, const CombineData& combine) {
+json decide(const std::vector<json>& offers, const CombineData& combine) {
   std::vector<StepOutcome> outcomes;
   std::vector<json> datas;
-  for (const auto& offer : offers) {
-    const json j = json::parse(offer);
+  for (const json& j : offers) {
     outcomes.push_back(decode_outcome(j));
     datas.push_back(j.at("data"));
   }
@@ -57,10 +57,8 @@ StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes) {
 
 AgreedStep agree_step(ControlPlane& control, const StepOutcome& local, const json& data,
                       const CombineData& combine) {
-  const std::vector<std::string> offers = control.gather_to_root(encode(local, data).dump());
-  const std::string decided =
-      control.broadcast_from_root(control.rank() == 0 ? decide(offers, combine).dump() : "");
-  const json j = json::parse(decided);
+  const std::vector<json> offers = gather_values(control, encode(local, data));
+  const json j = broadcast_value(control, control.rank() == 0 ? decide(offers, combine) : json());
   return AgreedStep{decode_outcome(j), j.at("data")};
 }
 
