@@ -149,7 +149,8 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
   path.backend = BackendKind::Mpi;
   const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
   PairwiseOptions pairwise;
-  if (launch.quick) pairwise = PairwiseOptions{256u << 10, 5, 4, 10};
+  if (launch.quick)
+    pairwise = PairwiseOptions{.bytes = 256u << 10, .samples = 5, .exchanges = 4, .latency_exchanges = 10};
   const std::optional<PairMatrix> map =
       measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes, pairwise);
   MpiBackend backend(environment, control.comm());

@@ -221,7 +221,9 @@ TEST(BudgetFit, FixedIterationsAreHalvedDownToTen) {
   SweepOptions o = sweep(false);
   o.stopping.fixed_iterations = 1000;
   o.sizes = SizeRange{1u << 20, 1u << 20, 2.0, 0};  // one size: nothing else to cut
-  const BudgetFit fit = fit_to_budget(o, settings(1), limits, CostModel{0, 0, 1e-5, 1e9}, 0.05);
+  const BudgetFit fit = fit_to_budget(
+      o, settings(1), limits,
+      CostModel{.setting_start_s = 0, .case_overhead_s = 0, .latency_s = 1e-5, .bytes_per_s = 1e9}, 0.05);
   ASSERT_TRUE(fit.plan.options.stopping.fixed_iterations);
   EXPECT_LT(*fit.plan.options.stopping.fixed_iterations, 1000u);
   EXPECT_GE(*fit.plan.options.stopping.fixed_iterations, kLeastFixedIterations);

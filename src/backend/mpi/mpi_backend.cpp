@@ -185,7 +185,14 @@ MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
 // setting sets control variables and duplicates a communicator. The iteration: host memory at
 // 1 GB/s. A broadcast sample is a group of 8 calls after a barrier, timed as one call. Racing
 // keeps up to 64 settings open (a duplicated communicator each).
-CostModel MpiBackend::cost_model() const { return CostModel{0.05, 0.01, 2e-5, 1e9, 8, 64}; }
+CostModel MpiBackend::cost_model() const {
+  return CostModel{.setting_start_s = 0.05,
+                   .case_overhead_s = 0.01,
+                   .latency_s = 2e-5,
+                   .bytes_per_s = 1e9,
+                   .rooted_factor = 8,
+                   .sessions_kept = 64};
+}
 
 PlanLimits MpiBackend::limits() const {
   MPI_Comm local;
