@@ -1,6 +1,6 @@
 #pragma once
-// Starts a sweep on the chosen backend: the only place that names concrete backends (one row
-// each in launch.cpp's table).
+// Starts a sweep (or the doctor) on the chosen backend: launch.cpp's table has one row a
+// BackendKind, checked at compile time; the backends' own launches are in backend_launches.hpp.
 #include <string>
 
 #include <nlohmann/json.hpp>
