@@ -22,12 +22,13 @@ std::string text_at(const json& facts, const char* key) {
 // Hosts with the same text merged into one entry ("n1, n2"), in order of first appearance.
 HostTexts merged(const HostTexts& per_host) {
   HostTexts out;
-  for (const auto& [host, text] : per_host) {
-    const auto at = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.second == text; });
+  for (const auto& entry : per_host) {  // not a structured binding: clang 14 cannot capture one
+    const auto at =
+        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.second == entry.second; });
     if (at == out.end())
-      out.emplace_back(host, text);
+      out.push_back(entry);
     else
-      at->first += ", " + host;
+      at->first += ", " + entry.first;
   }
   return out;
 }

@@ -3,7 +3,7 @@
 # the top-level CMakeLists.txt); the targets link libFuzzer's main.
 foreach(target fuzz_config fuzz_results fuzz_recommendation)
   add_executable(${target} ${CMAKE_CURRENT_LIST_DIR}/${target}.cpp)
-  target_link_libraries(${target} PRIVATE commtune_report)
+  target_link_libraries(${target} PRIVATE commtune_report commtune_exports)
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
   target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
