@@ -79,10 +79,7 @@ std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
   if (m.map_failure) out.push_back(map_failure(*m.map_failure, m.backend));
   append(out, sweep_findings(m));
   append(out, m.confirmed);
-  if (m.map) {
-    append(out, find_bad_pairs(*m.map));
-    append(out, find_links_below_ceiling(*m.map, m.ceiling));
-  }
+  if (m.map) append(out, find_links_below_ceiling(*m.map, m.ceiling));  // slow pairs: in `confirmed`
   if (m.node_gpus) {
     if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure, m.backend));
     for (const NodeGpuMatrix& node : m.node_gpus->nodes)

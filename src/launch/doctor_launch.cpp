@@ -74,22 +74,32 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
   return out;
 }
 
+namespace {
+
+// A map's slow nodes and slow pairs: what a second map must see again before it is named.
+std::vector<Finding> slow_links(const PairMatrix& m) {
+  std::vector<Finding> out = find_slow_nodes(m);
+  for (Finding& f : find_bad_pairs(m)) out.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace
+
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const std::function<std::optional<PairMatrix>()>& measure_again) {
-  const std::vector<Finding> first =
-      map && control.rank() == 0 ? find_slow_nodes(*map) : std::vector<Finding>{};
+  const std::vector<Finding> first = map && control.rank() == 0 ? slow_links(*map) : std::vector<Finding>{};
   if (!broadcast_value(control, !first.empty())) return {};
   const std::optional<PairMatrix> again = measure_again();
   if (control.rank() != 0) return {};
-  const std::vector<Finding> second = again ? find_slow_nodes(*again) : std::vector<Finding>{};
+  const std::vector<Finding> second = again ? slow_links(*again) : std::vector<Finding>{};
   std::vector<Finding> out;
   for (Finding f : first) {
-    const bool seen =
-        std::any_of(second.begin(), second.end(), [&](const Finding& g) { return g.subject == f.subject; });
+    const bool seen = std::any_of(second.begin(), second.end(),
+                                  [&](const Finding& g) { return g.id == f.id && g.subject == f.subject; });
     if (seen) {
       f.evidence += "; confirmed by a second map after the sweep";
     } else {
-      f = Finding{"slow-node-transient", Severity::Info, f.subject,
+      f = Finding{f.id + "-transient", Severity::Info, f.subject,
                   f.evidence + "; not seen again in a second map after the sweep",
                   "a burst of load or traffic during the first map: run the doctor again if it recurs"};
     }

@@ -21,10 +21,10 @@ namespace commtune {
 // prefixed with its host when there are several.
 std::vector<Finding> system_findings(ControlPlane& control, const std::string& root);
 
-// A slow node is re-measured before it is named, like the tuner's finalists: a second map
-// (`measure_again`, which every rank calls) must find the same node (a burst of contention during
-// one map names no node; it is reported as information). Every rank takes rank 0's decision to
-// measure again.
+// A slow node or a slow pair is re-measured before it is named, like the tuner's finalists: a second
+// map (`measure_again`, which every rank calls) must find the same node or pair (a burst of
+// contention during one map names none; it is reported as information, `slow-node-transient` or
+// `slow-pair-transient`). Every rank takes rank 0's decision to measure again.
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const std::function<std::optional<PairMatrix>()>& measure_again);
 
@@ -37,7 +37,7 @@ struct DoctorMeasurement {
   BackendKind backend = BackendKind::Mpi;
   std::optional<PairMatrix> map;           // the main map: the nodes, or the ranks of one node
   std::optional<std::string> map_failure;  // why the map ended early
-  std::vector<Finding> confirmed;          // slow nodes, re-measured (confirmed_slow_nodes)
+  std::vector<Finding> confirmed;          // slow nodes and pairs, re-measured (confirmed_slow_nodes)
   std::vector<CaseResult> cases;           // the small all-reduce sweep
   std::vector<std::string> hosts;          // each rank's host, for the straggler's name
   std::optional<Ceiling> ceiling;          // the job's path

@@ -7,7 +7,9 @@
 
 #include <sstream>
 
+#include "control/local_control_plane.hpp"
 #include "doctor/measured_findings.hpp"
+#include "launch/doctor_parts.hpp"
 #include "unit/golden.hpp"
 #include "pairwise/round_robin.hpp"
 
@@ -94,6 +96,27 @@ TEST(MeasuredFindings, ASingleSlowPairIsABadLink) {
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].subject, "n1 <-> n4");
   EXPECT_TRUE(find_slow_nodes(m).empty());
+}
+
+// A slow pair is named only when a second map, measured after the sweep, sees it again; a pair
+// slow in one map only is information (a burst of traffic), as a slow node is.
+TEST(MeasuredFindings, ASlowPairIsNamedOnlyWhenASecondMapSeesItAgain) {
+  const auto slow_pair = [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; };
+  const PairMatrix first = synthetic(4, 1.0, 0.05, slow_pair);
+  LocalControlPlane control;
+  const auto again =
+      confirmed_slow_nodes(control, first, [&] { return synthetic(4, 1.0, 0.05, slow_pair, 2); });
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].id, "slow-pair");
+  EXPECT_EQ(again[0].severity, Severity::Warning);
+  const auto once = confirmed_slow_nodes(control, first, [&] {
+    return synthetic(
+        4, 1.0, 0.05, [](int, int) { return 1.0; }, 3);
+  });
+  ASSERT_EQ(once.size(), 1u);
+  EXPECT_EQ(once[0].id, "slow-pair-transient");
+  EXPECT_EQ(once[0].severity, Severity::Info);
+  EXPECT_EQ(once[0].subject, "n1 <-> n4");
 }
 
 TEST(MeasuredFindings, TwoMembersCannotNameASlowNode) {
