@@ -19,16 +19,11 @@ constexpr std::array<BackendTraits, kBackendCount> kBackends{{
 }};
 // clang-format on
 
-constexpr bool covers_every_backend() {
-  for (std::size_t i = 0; i < kBackends.size(); ++i)
-    if (static_cast<std::size_t>(kBackends[i].kind) != i) return false;
-  return true;
-}
-static_assert(covers_every_backend(), "one row per backend, in enum order");
+static_assert(covers_every_backend(kBackends, &BackendTraits::kind), "one row per backend, in enum order");
 
 }  // namespace
 
-const BackendTraits& traits_of(BackendKind kind) { return kBackends[static_cast<std::size_t>(kind)]; }
+const BackendTraits& traits_of(BackendKind kind) { return backend_row(kBackends, kind); }
 
 std::string_view name_of(BackendKind kind) { return traits_of(kind).name; }
 

@@ -4,6 +4,7 @@
 // compares backend names as strings. What a layer needs to know of a backend is a column here (the
 // facts below the backends) or a row of that layer's own table keyed by BackendKind, each checked to
 // have one row per backend when it is compiled (docs/architecture.md, "A new backend").
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,6 +16,22 @@ enum class BackendKind { Mpi, Nccl };
 // The last backend: a new one goes after it and moves this line.
 inline constexpr BackendKind kLastBackend = BackendKind::Nccl;
 inline constexpr std::size_t kBackendCount = static_cast<std::size_t>(kLastBackend) + 1;
+
+// A table keyed by backend: kBackendCount rows in enum order, `backend_of` naming each row's
+// backend; `static_assert(covers_every_backend(table, &Row::field))` makes a missing, extra or
+// misplaced row a build error, and `backend_row` then indexes the table directly.
+template <typename Row, std::size_t N>
+constexpr bool covers_every_backend(const std::array<Row, N>& rows, BackendKind Row::*backend_of) {
+  if (N != kBackendCount) return false;
+  for (std::size_t i = 0; i < N; ++i)
+    if (static_cast<std::size_t>(rows[i].*backend_of) != i) return false;
+  return true;
+}
+
+template <typename Row>
+constexpr const Row& backend_row(const std::array<Row, kBackendCount>& rows, BackendKind kind) {
+  return rows[static_cast<std::size_t>(kind)];
+}
 
 // The physical ceiling a backend's bandwidth is held against (ceiling/).
 enum class CeilingKind { HostMemory, GpuPath };

@@ -68,12 +68,8 @@ constexpr std::array<KnobGrammar, kBackendCount> kGrammars{{
     {BackendKind::Mpi, validate_ompi_knob},
     {BackendKind::Nccl, validate_nccl_knob},
 }};
-constexpr bool covers_every_backend() {
-  for (std::size_t i = 0; i < kGrammars.size(); ++i)
-    if (static_cast<std::size_t>(kGrammars[i].backend) != i) return false;
-  return true;
-}
-static_assert(covers_every_backend(), "one knob grammar per backend, in enum order");
+static_assert(covers_every_backend(kGrammars, &KnobGrammar::backend),
+              "one knob grammar per backend, in enum order");
 
 }  // namespace
 
@@ -83,7 +79,7 @@ void validate_knob(BackendKind backend, const std::string& name, const std::stri
   if (!is_inert_value(value))
     throw InputError("knob " + name + ": value '" + value +
                      "' has characters outside [A-Za-z0-9_.,:;^/+@%=-] and cannot be exported safely");
-  kGrammars[static_cast<std::size_t>(backend)].validate(name, value);
+  backend_row(kGrammars, backend).validate(name, value);
 }
 
 }  // namespace commtune

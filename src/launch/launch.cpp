@@ -21,14 +21,10 @@ constexpr std::array<LaunchEntry, kBackendCount> kLaunches{{
     {BackendKind::Nccl, run_nccl_sweep, run_nccl_doctor},
 }};
 
-constexpr bool covers_every_backend() {
-  for (std::size_t i = 0; i < kLaunches.size(); ++i)
-    if (static_cast<std::size_t>(kLaunches[i].backend) != i) return false;
-  return true;
-}
-static_assert(covers_every_backend(), "one launch row per backend, in enum order");
+static_assert(covers_every_backend(kLaunches, &LaunchEntry::backend),
+              "one launch row per backend, in enum order");
 
-const LaunchEntry& launch_of(BackendKind kind) { return kLaunches[static_cast<std::size_t>(kind)]; }
+const LaunchEntry& launch_of(BackendKind kind) { return backend_row(kLaunches, kind); }
 
 }  // namespace
 
