@@ -16,7 +16,7 @@
 #include "doctor/measured_findings.hpp"
 #include "host/host_facts.hpp"
 #include "host/provenance.hpp"
-#include "launch/job_ceiling.hpp"
+#include "launch/gather_ceiling.hpp"
 #include "measure/bandwidth.hpp"
 #include "pairwise/mpi_pairwise.hpp"
 #include "writers/case_collector.hpp"
@@ -157,7 +157,7 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
   }
   PathFacts path;
   path.backend = BackendKind::Mpi;
-  const std::optional<Ceiling> ceiling = job_ceiling(control, path, copy);
+  const std::optional<Ceiling> ceiling = gather_ceiling(control, path, copy);
   PairwiseOptions pairwise;
   if (launch.quick)
     pairwise = PairwiseOptions{.bytes = 256u << 10, .samples = 5, .exchanges = 4, .latency_exchanges = 10};

@@ -4,7 +4,7 @@
 #include "control/mpi_control_plane.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"
 #include "host/provenance.hpp"
-#include "launch/job_ceiling.hpp"
+#include "launch/gather_ceiling.hpp"
 #include "writers/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
 
@@ -27,7 +27,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
                                                            "cpu", launch.launcher.local_rank}});
     PathFacts path;
     path.backend = BackendKind::Mpi;
-    if (const auto ceiling = job_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
+    if (const auto ceiling = gather_ceiling(control, path, copy)) provenance["ceiling"] = to_json(*ceiling);
     const std::string banner =
         launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
     SweepReport report{launch.out_path, provenance, banner, std::chrono::seconds(300), launch.resume_path};

@@ -12,7 +12,7 @@
 #include "host/host_facts.hpp"
 #include "host/provenance.hpp"
 #include "launch/doctor_parts.hpp"
-#include "launch/job_ceiling.hpp"
+#include "launch/gather_ceiling.hpp"
 #include "launch/nccl_control.hpp"
 #include "measure/bandwidth.hpp"
 #include "writers/case_collector.hpp"
@@ -210,7 +210,7 @@ std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const Worker
   PathFacts inside =
       nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes);  // one node: no NIC in the path
   inside.nodes = 1;
-  out.ceiling = path_ceiling(inside);
+  out.ceiling = ceiling_from_facts(inside);
   for (const NodeGpuMatrix& node : out.nodes) {
     std::cout << "# commtune doctor: the GPUs of node " << node.host << ", pairwise map of "
               << node.matrix.size() << " ranks through NCCL workers (all nodes at once)\n";
@@ -234,7 +234,7 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling =
-      job_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
+      gather_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
   const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, maps.main);
   if (control.rank() == 0)
     print_map(map,

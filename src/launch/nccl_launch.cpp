@@ -11,7 +11,7 @@
 #include "host/launcher.hpp"
 #include "host/tuner_plugin_location.hpp"
 #include "host/provenance.hpp"
-#include "launch/job_ceiling.hpp"
+#include "launch/gather_ceiling.hpp"
 #include "launch/nccl_control.hpp"
 #include "writers/layout_phrase.hpp"
 #include "sweep/sweep_session.hpp"
@@ -39,7 +39,7 @@ std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohm
 }
 
 nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl,
-                             const ChoiceRecording& record, ControlPlane& control,
+                             const ChoiceCapturePlan& record, ControlPlane& control,
                              const std::vector<RankPlace>& places) {
   nlohmann::json facts = launch_provenance(launch);
   const std::string key = library_key(BackendKind::Nccl);
@@ -47,7 +47,7 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
   facts[key]["nccl_choice"] = record.provenance();
   facts["layout"] = rank_layout(control, places);
   const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
-  if (const auto ceiling = job_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
+  if (const auto ceiling = gather_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
     facts["ceiling"] = to_json(*ceiling);
   if (launch.nccl.emulate_nodes)
     facts["labels"].push_back(
@@ -59,9 +59,8 @@ nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nc
 NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& command, int nranks) {
   NcclRunOptions run = launch.nccl;
   run.extra_knobs = launch.wiring.extra_nccl_knobs;
-  run.record =
-      plan_choice_recording(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()),
-                            find_tuner_plugin(), nranks);
+  run.record = plan_choice_capture(environment_tuner_plugin(command.base_environment, dynamic_loader_probe()),
+                                   find_tuner_plugin(), nranks);
   return run;
 }
 

@@ -78,7 +78,7 @@ class Race {
         return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
       judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());
     }
-    judge_round(judged, round + 1 == rounds());
+    decide_round(judged, round + 1 == rounds());
     return RoundEnd::Done;
   }
 
@@ -111,7 +111,7 @@ class Race {
       if (racing(c) && rounds_.count(c.index)) open.push_back(c);
     Plan last = run_.plan;
     last.cases = open;
-    judge_round(last, true);
+    decide_round(last, true);
   }
 
   std::size_t undecided() const { return alive_.size(); }
@@ -175,12 +175,12 @@ class Race {
     return doc;
   }
 
-  void judge_round(const Plan& round, bool last) {
+  void decide_round(const Plan& round, bool last) {
     const ResultsDocument doc = pooled(round);
     const CaseIndex index(doc);
     std::set<SizeKey> keys;
     for (const Case& c : round.cases) keys.insert(key_of(c));
-    for (const SizeKey& key : keys) judge_key(doc, index, key, last);
+    for (const SizeKey& key : keys) decide_size(doc, index, key, last);
   }
 
   std::vector<std::string> names(const std::vector<std::size_t>& settings) const {
@@ -189,8 +189,8 @@ class Race {
     return out;
   }
 
-  void judge_key(const ResultsDocument& doc, const CaseIndex& index, const SizeKey& key, bool last) {
-    const RaceVerdict verdict = judge_race(index, key, names(alive_[key]), run_.plan.options.decision);
+  void decide_size(const ResultsDocument& doc, const CaseIndex& index, const SizeKey& key, bool last) {
+    const RaceVerdict verdict = race_verdict(index, key, names(alive_[key]), run_.plan.options.decision);
     std::map<std::string, std::string> dropped;
     for (const RaceDrop& d : verdict.dropped) dropped[d.setting] = d.reason;
     const bool over = verdict.decided || last;

@@ -16,18 +16,18 @@ Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Compa
                      const DecisionRule& rule) {
   if (base.run_medians_us.size() < 2 || cand.run_medians_us.size() < 2) return Verdict::Same;
   const RunRule run_rule{practical_threshold(c, rule), 0};
-  return judge_runs(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;
+  return runs_verdict(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;
 }
 
 }  // namespace
 
-CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
-                  const DecisionRule& rule) {
-  return judge_against(index, kDefaultSettingName, candidate, key, rule);
+CaseVerdict verdict_against_default(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
+                                    const DecisionRule& rule) {
+  return verdict_against(index, kDefaultSettingName, candidate, key, rule);
 }
 
-CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline_setting,
-                          const std::string& candidate, const SizeKey& key, const DecisionRule& rule) {
+CaseVerdict verdict_against(const CaseIndex& index, const std::string& baseline_setting,
+                            const std::string& candidate, const SizeKey& key, const DecisionRule& rule) {
   CaseVerdict v;
   const auto& baseline = index.cases(baseline_setting, key);
   const auto& cases = index.cases(candidate, key);

@@ -22,11 +22,11 @@ struct CaseVerdict {
   bool runs_overlap = false;  // faster on the pooled samples, but its runs do not all beat the default's
 };
 
-CaseVerdict judge(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
-                  const DecisionRule& rule);
+CaseVerdict verdict_against_default(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
+                                    const DecisionRule& rule);
 
 // The same rule against another baseline than the default (racing: against the best setting).
-CaseVerdict judge_against(const CaseIndex& index, const std::string& baseline, const std::string& candidate,
-                          const SizeKey& key, const DecisionRule& rule);
+CaseVerdict verdict_against(const CaseIndex& index, const std::string& baseline, const std::string& candidate,
+                            const SizeKey& key, const DecisionRule& rule);
 
 }  // namespace commtune

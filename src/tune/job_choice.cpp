@@ -46,7 +46,7 @@ Score score(const CaseIndex& index, const Recommendation& rec, const std::string
   double log_sum = 0, weight = 0, won = 0;
   Score s;
   for (const SizeKey& key : keys) {
-    const CaseVerdict v = judge(index, setting, key, options.decision);
+    const CaseVerdict v = verdict_against_default(index, setting, key, options.decision);
     if (!v.measured) continue;
     const double w = options.objective.weight(key.collective);
     weight += w;
@@ -66,7 +66,7 @@ std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting
   std::vector<RangeGain> out;
   int open = 0;  // +1 faster run, -1 slower run, 0 none
   for (const SizeKey& key : keys) {
-    const CaseVerdict v = judge(index, setting, key, rule);
+    const CaseVerdict v = verdict_against_default(index, setting, key, rule);
     const int kind = v.faster ? 1 : (v.slower ? -1 : 0);
     const bool extend = kind != 0 && kind == open && out.back().collective == key.collective;
     if (extend) {

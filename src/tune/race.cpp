@@ -65,8 +65,8 @@ std::string fastest(const CaseIndex& index, const SizeKey& key, const std::vecto
 
 }  // namespace
 
-RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
-                       const DecisionRule& rule) {
+RaceVerdict race_verdict(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
+                         const DecisionRule& rule) {
   RaceVerdict v;
   const std::vector<std::string> racing = ok_settings(index, key, alive);
   v.best = fastest(index, key, racing);
@@ -79,7 +79,7 @@ RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::ve
   for (const auto& name : racing) {
     if (name == v.best) continue;
     // The tuner's own rule with the dropped setting as the baseline: the best one would win against it.
-    const CaseVerdict against = judge_against(index, name, v.best, key, rule);
+    const CaseVerdict against = verdict_against(index, name, v.best, key, rule);
     if (against.faster) {
       v.dropped.push_back({name, drop_reason(v.best, against, rule)});
       continue;

@@ -29,7 +29,7 @@ struct RaceVerdict {
 };
 
 // `alive`: the settings still in the race at `key` (each has its cases in `index`).
-RaceVerdict judge_race(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
-                       const DecisionRule& rule);
+RaceVerdict race_verdict(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
+                         const DecisionRule& rule);
 
 }  // namespace commtune

@@ -52,7 +52,7 @@ CaseComparison compare_case(const CompareKey& key, const SideCase& base, const S
   out.current = cur.first;
   const bool base_ok = base.status == CaseStatus::Ok, cur_ok = cur.status == CaseStatus::Ok;
   if (base_ok && cur_ok) {
-    const RunJudgement j = judge_runs(base.runs, cur.runs, rule);
+    const RunsVerdict j = runs_verdict(base.runs, cur.runs, rule);
     out.baseline_runs = base.runs.run_us;
     out.current_runs = cur.runs.run_us;
     out.verdict = j.verdict;
@@ -106,7 +106,7 @@ void demote_lone_sizes(std::vector<CaseComparison>& cases, Verdict v, const RunR
     const bool after =
         at + 1 < static_cast<std::ptrdiff_t>(sizes.size()) && size_has(cases, series_of(c), sizes[at + 1], v);
     if (before || after) continue;
-    const RunJudgement j{c.verdict, c.change, c.change_low, c.change_high, c.widened};
+    const RunsVerdict j{c.verdict, c.change, c.change_low, c.change_high, c.widened};
     if (!strong_evidence(j, rule.threshold)) demote.push_back(&c);
   }
   for (CaseComparison* c : demote) {

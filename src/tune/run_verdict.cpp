@@ -51,10 +51,10 @@ double run_orderings(std::size_t m, std::size_t k) {
   return c;
 }
 
-RunJudgement judge_runs(const CaseRuns& baseline, const CaseRuns& current, const RunRule& rule) {
+RunsVerdict runs_verdict(const CaseRuns& baseline, const CaseRuns& current, const RunRule& rule) {
   Band base = band_of(baseline);
   const Band cur = band_of(current);
-  RunJudgement j;
+  RunsVerdict j;
   const bool few_launches = rule.run_noise > 0 && rule.baseline_launches > 0 && rule.current_launches > 0 &&
                             run_orderings(rule.baseline_launches, rule.current_launches) < kRankOrderings;
   j.widened = few_launches || run_orderings(baseline.run_us.size(), current.run_us.size()) < kRankOrderings;
@@ -77,7 +77,7 @@ RunJudgement judge_runs(const CaseRuns& baseline, const CaseRuns& current, const
   return j;
 }
 
-bool strong_evidence(const RunJudgement& j, double threshold) {
+bool strong_evidence(const RunsVerdict& j, double threshold) {
   const double bar = kLoneSizeFactor * threshold;
   if (j.verdict == Verdict::Slower) return j.change_low >= bar;
   if (j.verdict == Verdict::Faster) return j.change_high <= 1 / (1 + bar) - 1;

@@ -51,7 +51,7 @@ struct RunRule {
   std::size_t baseline_launches = 0, current_launches = 0;  // 0: not known (runs are launches)
 };
 
-struct RunJudgement {
+struct RunsVerdict {
   Verdict verdict = Verdict::Same;
   double change = 0;                       // median of current runs / median of baseline runs - 1
   double change_low = 0, change_high = 0;  // the change's interval, from the two bands
@@ -62,9 +62,9 @@ struct RunJudgement {
 double run_orderings(std::size_t baseline_runs, std::size_t current_runs);
 
 // Both sides have at least one run.
-RunJudgement judge_runs(const CaseRuns& baseline, const CaseRuns& current, const RunRule& rule);
+RunsVerdict runs_verdict(const CaseRuns& baseline, const CaseRuns& current, const RunRule& rule);
 
 // The evidence a lone size needs to stay SLOWER (or FASTER).
-bool strong_evidence(const RunJudgement& j, double threshold);
+bool strong_evidence(const RunsVerdict& j, double threshold);
 
 }  // namespace commtune

@@ -26,7 +26,7 @@ std::vector<Ranked> winners_at(const CaseIndex& index, const SizeKey& key, const
   std::vector<Ranked> out;
   for (const auto& name : index.candidates(key)) {
     if (index.disqualified().count(name) || raced_out_at(index, name, key)) continue;
-    const CaseVerdict v = judge(index, name, key, rule);
+    const CaseVerdict v = verdict_against_default(index, name, key, rule);
     if (v.faster) out.push_back({name, v});
   }
   std::stable_sort(out.begin(), out.end(),
@@ -57,7 +57,7 @@ std::string no_winner_reason(const CaseIndex& index, const SizeKey& key, const D
                   [&](const auto& n) { return index.disqualified().count(n) > 0; }))
     return "every other setting failed or produced wrong data somewhere";
   for (const auto& name : names)
-    if (!index.disqualified().count(name) && judge(index, name, key, rule).runs_overlap)
+    if (!index.disqualified().count(name) && verdict_against_default(index, name, key, rule).runs_overlap)
       return "no setting is clearly faster: " + name +
              " is faster on the pooled samples, but its runs do not all beat the default's";
   return "no setting is clearly faster (" + rule_text(rule) + ")";

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/nccl/supervisor/choice_recording.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 
 #include "../unit/nccl/run_commtune.hpp"
 #include "backend/nccl/worker/gpu_probe.hpp"

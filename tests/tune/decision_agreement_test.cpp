@@ -80,7 +80,8 @@ TEST(DecisionAgreement, EveryUserReachesTheModulesVerdict) {
                  format_percent(t.rule.margin));
     faster += is_faster, slower += is_slower, equal += is_equal;
 
-    const CaseVerdict verdict = judge(index, "cand", kPairKey, t.rule);  // the tuner's verdict
+    const CaseVerdict verdict =
+        verdict_against_default(index, "cand", kPairKey, t.rule);  // the tuner's verdict
     EXPECT_EQ(verdict.faster, is_faster);
     EXPECT_EQ(verdict.slower, is_slower);
 
@@ -90,7 +91,7 @@ TEST(DecisionAgreement, EveryUserReachesTheModulesVerdict) {
     if (!is_faster) EXPECT_NE(rec.sizes[0].reason.find(rule_text(t.rule)), std::string::npos);
     EXPECT_EQ(pick_finalists(doc, TuneOptions{.decision = t.rule}).empty(), !is_faster);
 
-    const RaceVerdict race = judge_race(index, kPairKey, {"default", "cand"}, t.rule);  // racing
+    const RaceVerdict race = race_verdict(index, kPairKey, {"default", "cand"}, t.rule);  // racing
     EXPECT_EQ(dropped_from(race, "default"), is_faster);
     EXPECT_EQ(dropped_from(race, "cand"), is_slower);
     if (!is_faster && !is_slower) EXPECT_EQ(race.decided, is_equal);
@@ -114,7 +115,7 @@ TEST(DecisionAgreement, ThePruningNeverDropsAFinalistTheTunerWouldConfirm) {
     const ResultsDocument rounds = pair_of(t.base, t.cand);
     const std::vector<Finalists> finalists{{kPairKey, {"cand"}}};
     const bool kept = !confirmable_finalists(finalists, rounds.cases, 5).empty();
-    const bool confirms = judge(CaseIndex(rounds), "cand", kPairKey, t.rule).faster;
+    const bool confirms = verdict_against_default(CaseIndex(rounds), "cand", kPairKey, t.rule).faster;
     SCOPED_TRACE("trial " + std::to_string(i));
     if (confirms) EXPECT_TRUE(kept);
     EXPECT_EQ(kept, still_confirmable(rounds.cases[0].time_us, rounds.cases[1].time_us));
@@ -133,7 +134,7 @@ TEST(DecisionAgreement, ThePruningNeverDropsAFinalistTheTunerWouldConfirm) {
 TEST(DecisionAgreement, ALargeGainOverANoisyBaselineWinsAndAThinOneDoesNot) {
   const DecisionRule rule{.margin = 0.02};
   const ResultsDocument noisy = pair_of({1000, 2000, 2100, 2500, 5000}, {100, 104, 105, 107, 110});
-  EXPECT_TRUE(judge(CaseIndex(noisy), "cand", kPairKey, rule).faster);
+  EXPECT_TRUE(verdict_against_default(CaseIndex(noisy), "cand", kPairKey, rule).faster);
   const Comparison c = compare_stats(noisy.cases[0].time_us, noisy.cases[1].time_us);
   EXPECT_GT(c.noise_floor, gain_of(c));  // what the old rule compared
   std::vector<double> base, cand;
@@ -143,7 +144,7 @@ TEST(DecisionAgreement, ALargeGainOverANoisyBaselineWinsAndAThinOneDoesNot) {
   const Comparison t = compare_stats(thin.cases[0].time_us, thin.cases[1].time_us);
   EXPECT_TRUE(t.disjoint_faster);
   EXPECT_LT(t.least_gain, rule.margin);
-  EXPECT_FALSE(judge(CaseIndex(thin), "cand", kPairKey, rule).faster);
+  EXPECT_FALSE(verdict_against_default(CaseIndex(thin), "cand", kPairKey, rule).faster);
 }
 
 TEST(DecisionAgreement, TheRuleTextNamesTheMarginInUse) {

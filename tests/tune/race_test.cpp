@@ -49,7 +49,8 @@ const SizeKey kKey{Collective::AllReduce, 1024};
 
 TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
   const ResultsDocument doc = three_settings(70, 150);
-  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
+  const RaceVerdict v =
+      race_verdict(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
   EXPECT_EQ(v.best, "b");
   ASSERT_EQ(v.dropped.size(), 2u);
   EXPECT_EQ(v.dropped[0].setting, "default");
@@ -62,13 +63,13 @@ TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
 
 TEST(RaceRule, KeepsASettingWithinTheMarginAndDecidesOnlyWhenThePrecisionSettlesIt) {
   // 1% apart with a ~1% spread and few samples: neither dropped nor settled.
-  const RaceVerdict coarse = judge_race(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"},
-                                        DecisionRule{.margin = 0.02});
+  const RaceVerdict coarse = race_verdict(CaseIndex(three_settings(101, 300, 12)), kKey, {"default", "b"},
+                                          DecisionRule{.margin = 0.02});
   EXPECT_EQ(coarse.survivors.size(), 2u);
   EXPECT_TRUE(coarse.dropped.empty());
   // The same difference measured precisely: practically equal, nothing left to race for.
-  const RaceVerdict fine = judge_race(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"},
-                                      DecisionRule{.margin = 0.02});
+  const RaceVerdict fine = race_verdict(CaseIndex(three_settings(100.5, 300, 2000)), kKey, {"default", "b"},
+                                        DecisionRule{.margin = 0.02});
   EXPECT_EQ(fine.survivors.size(), 2u);
   EXPECT_TRUE(fine.decided);
 }
@@ -80,7 +81,8 @@ TEST(RaceRule, ASettingThatFailedLeavesTheRaceUnmarked) {
       c.status = CaseStatus::Failed;
       c.reason = "injected";
     }
-  const RaceVerdict v = judge_race(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
+  const RaceVerdict v =
+      race_verdict(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
   for (const auto& d : v.dropped) EXPECT_NE(d.setting, "c");
   EXPECT_EQ(std::count(v.survivors.begin(), v.survivors.end(), "c"), 0);
 }

@@ -29,8 +29,8 @@ int count_verdicts(std::size_t m, std::size_t k, double sigma, double shift, Ver
   std::mt19937 rng(seed);
   int hits = 0;
   for (int t = 0; t < kTrials; ++t)
-    hits +=
-        judge_runs(draw(rng, m, 100, sigma), draw(rng, k, 100 * (1 + shift), sigma), rule).verdict == wanted;
+    hits += runs_verdict(draw(rng, m, 100, sigma), draw(rng, k, 100 * (1 + shift), sigma), rule).verdict ==
+            wanted;
   return hits;
 }
 
@@ -67,29 +67,29 @@ TEST(RunVerdict, AShiftInsideTheSpreadIsNotSlower) {
 TEST(RunVerdict, SingleRunSidesAreWidenedAndPreferAmbiguous) {
   const RunRule rule{0.05, 0.25};
   CaseRuns base{{100}, 99, 101}, cur{{130}, 129, 131};
-  RunJudgement j = judge_runs(base, cur, rule);
+  RunsVerdict j = runs_verdict(base, cur, rule);
   EXPECT_TRUE(j.widened);
   EXPECT_EQ(j.verdict, Verdict::Ambiguous);  // +30%: beyond the threshold, inside the default noise
   EXPECT_NEAR(j.change, 0.30, 1e-12);
   EXPECT_LT(j.change_low, 0.05);
   cur = {{200}, 198, 202};
-  EXPECT_EQ(judge_runs(base, cur, rule).verdict, Verdict::Slower);  // x2: beyond noise and threshold
+  EXPECT_EQ(runs_verdict(base, cur, rule).verdict, Verdict::Slower);  // x2: beyond noise and threshold
   // Without the default noise, the old rule: disjoint intervals and a change beyond the threshold.
   cur = {{130}, 129, 131};
-  EXPECT_EQ(judge_runs(base, cur, RunRule{0.05, 0}).verdict, Verdict::Slower);
+  EXPECT_EQ(runs_verdict(base, cur, RunRule{0.05, 0}).verdict, Verdict::Slower);
   // A/A with single runs and a 10% spread: SLOWER in at most 5% (the default noise covers ~2 sigma).
   EXPECT_LE(count_verdicts(1, 1, 0.10, 0, Verdict::Slower, rule, 9), kTrials / 20);
 }
 
 TEST(RunVerdict, TwoAndTwoRunsAreWidenedThreeAndThreeAreNot) {
   const RunRule rule{0.05, 0.25};
-  EXPECT_TRUE(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{150, 151}}, rule).widened);
+  EXPECT_TRUE(runs_verdict(CaseRuns{{100, 101}}, CaseRuns{{150, 151}}, rule).widened);
   EXPECT_TRUE(
-      judge_runs(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);  // C(6, 3) = 20 < 40
-  EXPECT_FALSE(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).widened);
-  EXPECT_EQ(judge_runs(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).verdict,
+      runs_verdict(CaseRuns{{100, 101, 102}}, CaseRuns{{150, 151, 152}}, rule).widened);  // C(6, 3) = 20 < 40
+  EXPECT_FALSE(runs_verdict(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).widened);
+  EXPECT_EQ(runs_verdict(CaseRuns{{100, 101, 102, 103}}, CaseRuns{{150, 151, 152, 153}}, rule).verdict,
             Verdict::Slower);
-  EXPECT_EQ(judge_runs(CaseRuns{{100, 101}}, CaseRuns{{120, 121}}, rule).verdict, Verdict::Ambiguous);
+  EXPECT_EQ(runs_verdict(CaseRuns{{100, 101}}, CaseRuns{{120, 121}}, rule).verdict, Verdict::Ambiguous);
 }
 
 int regressions(std::size_t runs, double drift, double sigma, double shift, std::uint64_t from,

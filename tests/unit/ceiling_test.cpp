@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ceiling/link_rates.hpp"
-#include "ceiling/path_ceiling.hpp"
+#include "ceiling/path_facts.hpp"
 #include "core/errors.hpp"
 
 namespace commtune {
@@ -13,14 +13,14 @@ TEST(Ceiling, NvlinkIsLinksTimesTheGenerationsRate) {
   f.backend = BackendKind::Nccl;
   f.gpu_name = "NVIDIA H200";
   f.nvlinks = 18;
-  const auto c = path_ceiling(f);
+  const auto c = ceiling_from_facts(f);
   ASSERT_TRUE(c);
   EXPECT_DOUBLE_EQ(c->gbps, 450);
   EXPECT_EQ(c->path, "NVLink 4 x18");
   EXPECT_GT(c->expected_high, c->expected_low);
   f.gpu_name = "NVIDIA A100-SXM4-80GB";
   f.nvlinks = 12;
-  EXPECT_DOUBLE_EQ(path_ceiling(f)->gbps, 300);
+  EXPECT_DOUBLE_EQ(ceiling_from_facts(f)->gbps, 300);
 }
 
 TEST(Ceiling, PcieIsGenerationTimesWidthWithoutNvlink) {
@@ -29,12 +29,12 @@ TEST(Ceiling, PcieIsGenerationTimesWidthWithoutNvlink) {
   f.gpu_name = "NVIDIA L40S";
   f.pcie_generation = 4;
   f.pcie_width = 16;
-  const auto c = path_ceiling(f);
+  const auto c = ceiling_from_facts(f);
   ASSERT_TRUE(c);
   EXPECT_NEAR(c->gbps, 31.5, 0.01);
   EXPECT_EQ(c->path, "PCIe Gen4 x16");
   f.pcie_generation = 5;
-  EXPECT_NEAR(path_ceiling(f)->gbps, 63.0, 0.01);
+  EXPECT_NEAR(ceiling_from_facts(f)->gbps, 63.0, 0.01);
 }
 
 TEST(Ceiling, SeveralNodesAreLimitedByTheNicsOfANode) {
@@ -44,22 +44,22 @@ TEST(Ceiling, SeveralNodesAreLimitedByTheNicsOfANode) {
   f.gpu_name = "NVIDIA H100 80GB HBM3";
   f.nvlinks = 18;
   f.nic_gbits = std::vector<double>(8, 400);
-  const auto c = path_ceiling(f);
+  const auto c = ceiling_from_facts(f);
   ASSERT_TRUE(c);
   EXPECT_DOUBLE_EQ(c->gbps, 400);  // 8 x 50 GB/s
   EXPECT_EQ(c->path, "8 x 400 Gb/s NIC per node");
   f.backend = BackendKind::Mpi;  // Open MPI over TCP: the fastest port
-  EXPECT_DOUBLE_EQ(path_ceiling(f)->gbps, 50);
+  EXPECT_DOUBLE_EQ(ceiling_from_facts(f)->gbps, 50);
   f.nic_gbits.clear();
-  EXPECT_FALSE(path_ceiling(f));
+  EXPECT_FALSE(ceiling_from_facts(f));
 }
 
 TEST(Ceiling, TheHostBackendOnOneNodeUsesTheMeasuredCopy) {
   PathFacts f;
   f.backend = BackendKind::Mpi;
-  EXPECT_FALSE(path_ceiling(f));  // nothing measured: no ceiling, never a guess
+  EXPECT_FALSE(ceiling_from_facts(f));  // nothing measured: no ceiling, never a guess
   f.host_copy = HostCopyBandwidth{12.5, "memcpy of 64 MiB"};
-  const auto c = path_ceiling(f);
+  const auto c = ceiling_from_facts(f);
   ASSERT_TRUE(c);
   EXPECT_DOUBLE_EQ(c->gbps, 12.5);
   EXPECT_NE(c->basis.find("measured: memcpy of 64 MiB"), std::string::npos);

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "backend/nccl/simulated/simulated_tuner.hpp"
-#include "backend/nccl/supervisor/choice_recording.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 #include "backend/nccl/worker_protocol.hpp"
 #include "measure/sampler.hpp"
 #include "run_commtune.hpp"

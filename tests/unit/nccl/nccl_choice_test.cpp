@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backend/nccl/supervisor/choice_record.hpp"
-#include "backend/nccl/supervisor/choice_recording.hpp"
-#include "backend/nccl/supervisor/nccl_choice_source.hpp"
+#include "backend/nccl/supervisor/plugin_record_file.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 #include "core/errors.hpp"
 #include "host/environment_tuner_plugin.hpp"
 #include "host/tuner_plugin_location.hpp"
@@ -55,10 +55,10 @@ TEST(RecordLine, RefusesWhatThePluginNeverWrites) {
   }
 }
 
-TEST(ChoiceRecord, ReadsLinesAsTheyAreAppendedAndKeepsTheFirstPerSize) {
+TEST(PluginRecordFile, ReadsLinesAsTheyAreAppendedAndKeepsTheFirstPerSize) {
   ScratchDir dir;
   const std::string path = dir.file("rank-0.record");
-  ChoiceRecord record(path);
+  PluginRecordFile record(path);
   EXPECT_NE(record.choice_for(Collective::AllReduce, 1024).reason.find("did not load"), std::string::npos);
   append(path, "");
   EXPECT_NE(record.choice_for(Collective::AllReduce, 1024).reason.find("empty"), std::string::npos);
@@ -74,27 +74,28 @@ TEST(ChoiceRecord, ReadsLinesAsTheyAreAppendedAndKeepsTheFirstPerSize) {
   EXPECT_EQ(record.choice_for(Collective::AllGather, 1024), recorded_choice("ring", "ll"));
 }
 
-TEST(ChoiceRecord, AMalformedLineMeansNothingIsTrustedButNothingFails) {
+TEST(PluginRecordFile, AMalformedLineMeansNothingIsTrustedButNothingFails) {
   ScratchDir dir;
   const std::string path = dir.file("r");
   append(path, "allreduce,1024,tree,ll,-1,1,2,1,0\nthis is not a record\n");
-  ChoiceRecord record(path);
+  PluginRecordFile record(path);
   const NcclChoice c = record.choice_for(Collective::AllReduce, 1024);
   EXPECT_FALSE(c.recorded);
   EXPECT_NE(c.reason.find("line 2"), std::string::npos) << c.reason;
   EXPECT_NE(c.reason.find("malformed"), std::string::npos) << c.reason;
 }
 
-TEST(ChoiceRecord, HostileRecordsAreNotRecordedWithTheirReason) {
+TEST(PluginRecordFile, HostileRecordsAreNotRecordedWithTheirReason) {
   ScratchDir dir;
   append(dir.file("long"), std::string(100000, 'a'));  // no newline, far too long
-  EXPECT_NE(ChoiceRecord(dir.file("long")).choice_for(Collective::AllReduce, 8).reason.find("longer than"),
-            std::string::npos);
+  EXPECT_NE(
+      PluginRecordFile(dir.file("long")).choice_for(Collective::AllReduce, 8).reason.find("longer than"),
+      std::string::npos);
   std::filesystem::create_directory(dir.file("dir"));
-  EXPECT_FALSE(ChoiceRecord(dir.file("dir")).choice_for(Collective::AllReduce, 8).recorded);
+  EXPECT_FALSE(PluginRecordFile(dir.file("dir")).choice_for(Collective::AllReduce, 8).recorded);
   append(dir.file("target"), "allreduce,8,ring,ll,-1,1,2,1,0\n");
   std::filesystem::create_symlink(dir.file("target"), dir.file("link"));
-  const NcclChoice through_link = ChoiceRecord(dir.file("link")).choice_for(Collective::AllReduce, 8);
+  const NcclChoice through_link = PluginRecordFile(dir.file("link")).choice_for(Collective::AllReduce, 8);
   EXPECT_FALSE(through_link.recorded);  // never read through a symbolic link
   EXPECT_NE(through_link.reason.find("cannot read"), std::string::npos) << through_link.reason;
   {
@@ -102,36 +103,36 @@ TEST(ChoiceRecord, HostileRecordsAreNotRecordedWithTheirReason) {
     const std::string line = "allreduce,8,ring,ll,-1,1,2,1,0\n";
     for (std::uint64_t written = 0; written <= kMaxRecordBytes; written += line.size()) big << line;
   }
-  EXPECT_NE(ChoiceRecord(dir.file("big")).choice_for(Collective::AllReduce, 8).reason.find("larger than"),
+  EXPECT_NE(PluginRecordFile(dir.file("big")).choice_for(Collective::AllReduce, 8).reason.find("larger than"),
             std::string::npos);
 }
 
-TEST(ChoiceRecording, TheEnvironmentsOwnTunerStaysAndIsSaid) {
+TEST(ChoiceCapturePlan, TheEnvironmentsOwnTunerStaysAndIsSaid) {
   const TunerPluginLocation ours{"/opt/commtune/lib/libnccl-tuner-commtune.so", {"v5", "v6"}, ""};
-  EXPECT_EQ(plan_choice_recording("", ours, 2).plugin, ours.path);
-  const ChoiceRecording theirs = plan_choice_recording("NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so", ours, 2);
+  EXPECT_EQ(plan_choice_capture("", ours, 2).plugin, ours.path);
+  const ChoiceCapturePlan theirs = plan_choice_capture("NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so", ours, 2);
   EXPECT_TRUE(theirs.plugin.empty());
   EXPECT_EQ(
       theirs.not_recorded,
       "tuner plugin of the environment: NCCL_TUNER_PLUGIN=libnccl-tuner-ofi.so; NCCL's choice not recorded");
   EXPECT_EQ(theirs.provenance()["recorded"], false);
-  const ChoiceRecording missing =
-      plan_choice_recording("", TunerPluginLocation{"", {}, "not beside this executable"}, 2);
+  const ChoiceCapturePlan missing =
+      plan_choice_capture("", TunerPluginLocation{"", {}, "not beside this executable"}, 2);
   EXPECT_TRUE(missing.plugin.empty());
   EXPECT_NE(missing.not_recorded.find("not beside this executable"), std::string::npos);
-  EXPECT_TRUE(plan_choice_recording("", TunerPluginLocation{"/x.so", {"v6"}, ""}, 2)
+  EXPECT_TRUE(plan_choice_capture("", TunerPluginLocation{"/x.so", {"v6"}, ""}, 2)
                   .plugin.empty());  // NCCL 2.28 needs v5
 }
 
 // NCCL 2.28 runs a one-rank communicator's collectives through ncclLaunchOneRank, without its
 // tuner: nothing to record there, whatever plugin is at hand.
-TEST(ChoiceRecording, NothingToRecordAtOneRank) {
+TEST(ChoiceCapturePlan, NothingToRecordAtOneRank) {
   const TunerPluginLocation ours{"/opt/commtune/lib/libnccl-tuner-commtune.so", {"v5"}, ""};
-  const ChoiceRecording one = plan_choice_recording("", ours, 1);
+  const ChoiceCapturePlan one = plan_choice_capture("", ours, 1);
   EXPECT_TRUE(one.plugin.empty());
   EXPECT_EQ(one.not_recorded, kNotAskedAtOneRank);
   EXPECT_EQ(one.provenance()["recorded"], false);
-  EXPECT_EQ(plan_choice_recording("", ours, 2).plugin, ours.path);
+  EXPECT_EQ(plan_choice_capture("", ours, 2).plugin, ours.path);
 }
 
 TEST(EnvironmentTunerPlugin, FollowsNcclsLoadingOrder) {
@@ -161,13 +162,13 @@ TEST(EnvironmentTunerPlugin, FollowsNcclsLoadingOrder) {
             "");
 }
 
-TEST(NcclChoiceSource, OnlyTheDefaultSettingRecordsIntoPrivateFiles) {
-  const ChoiceRecording recording{"/opt/libnccl-tuner-commtune.so", ""};
-  EXPECT_EQ(NcclChoiceSource::for_setting(Setting{"ring", "", {{"NCCL_ALGO", "Ring"}}, {}}, recording, 0),
+TEST(ChoiceCapture, OnlyTheDefaultSettingRecordsIntoPrivateFiles) {
+  const ChoiceCapturePlan recording{"/opt/libnccl-tuner-commtune.so", ""};
+  EXPECT_EQ(ChoiceCapture::for_setting(Setting{"ring", "", {{"NCCL_ALGO", "Ring"}}, {}}, recording, 0),
             nullptr);
   std::string dir;
   {
-    auto source = NcclChoiceSource::for_setting(Setting{"default", "", {}, {}}, recording, 2);
+    auto source = ChoiceCapture::for_setting(Setting{"default", "", {}, {}}, recording, 2);
     ASSERT_NE(source, nullptr);
     const auto variables = source->worker_variables(3);
     EXPECT_EQ(variables.at("NCCL_TUNER_PLUGIN"), recording.plugin);
@@ -186,8 +187,8 @@ TEST(NcclChoiceSource, OnlyTheDefaultSettingRecordsIntoPrivateFiles) {
     EXPECT_EQ(source->choice_for(c), recorded_choice("ring", "simple"));  // the first worker's record
   }
   EXPECT_FALSE(std::filesystem::exists(dir));  // removed with the setting
-  auto untouched = NcclChoiceSource::for_setting(
-      Setting{"default", "", {}, {}}, ChoiceRecording{"", "tuner plugin of the environment: X"}, 0);
+  auto untouched = ChoiceCapture::for_setting(Setting{"default", "", {}, {}},
+                                              ChoiceCapturePlan{"", "tuner plugin of the environment: X"}, 0);
   ASSERT_NE(untouched, nullptr);
   EXPECT_TRUE(untouched->worker_variables(0).empty());
   EXPECT_EQ(untouched->choice_for(Case{}), unrecorded_choice("tuner plugin of the environment: X"));

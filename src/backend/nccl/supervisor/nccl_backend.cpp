@@ -9,7 +9,7 @@
 
 #include "knobs/nccl_knobs.hpp"
 #include "backend/nccl/supervisor/layout_skips.hpp"
-#include "backend/nccl/supervisor/nccl_choice_source.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 #include "backend/nccl/supervisor/nccl_setting_session.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "core/errors.hpp"
@@ -170,8 +170,8 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
               << " of the environment left out of its workers (it would override the communicator's config, "
                  "which sets blocking and the setting's CTA bounds and network)\n";
   }
-  std::unique_ptr<NcclChoiceSource> choice =
-      NcclChoiceSource::for_setting(setting, run_.record, layout_.ranks.front());
+  std::unique_ptr<ChoiceCapture> choice =
+      ChoiceCapture::for_setting(setting, run_.record, layout_.ranks.front());
   std::vector<WorkerSpawn> spawns;
   for (std::size_t i = 0; i < layout_.ranks.size(); ++i) {
     const int rank = layout_.ranks[i];

@@ -1,6 +1,6 @@
 #pragma once
 // How an NCCL sweep is run (not what it measures): workers, deadlines, launch mode.
-#include "backend/nccl/supervisor/choice_recording.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 #include "knobs/nccl_knobs.hpp"
 
 namespace commtune {
@@ -12,7 +12,7 @@ struct NcclRunOptions {
   double case_timeout_s = 60;   // each step of a case: prepare, check, one timed batch
   bool graph = false;           // launch timed iterations through a CUDA graph
   KnobChecks extra_knobs;       // knobs beyond NCCL's that this build accepts: none in the product
-  ChoiceRecording record;       // whether the default setting records what NCCL chose, and how
+  ChoiceCapturePlan record;     // whether the default setting records what NCCL chose, and how
 };
 
 }  // namespace commtune

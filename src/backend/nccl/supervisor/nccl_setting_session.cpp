@@ -71,7 +71,7 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerG
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
                                        const NcclRunOptions& run, int nranks,
-                                       std::unique_ptr<NcclChoiceSource> choice)
+                                       std::unique_ptr<ChoiceCapture> choice)
     : control_(&control),
       workers_(std::move(workers)),
       run_(run),

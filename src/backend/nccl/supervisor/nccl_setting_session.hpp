@@ -8,7 +8,7 @@
 #include "backend/backend.hpp"
 #include "backend/nccl/supervisor/step_agreement.hpp"
 #include "control/control_plane.hpp"
-#include "backend/nccl/supervisor/nccl_choice_source.hpp"
+#include "backend/nccl/supervisor/choice_capture.hpp"
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
 #include "backend/nccl/supervisor/step_outcome.hpp"
 #include "backend/nccl/supervisor/worker_group.hpp"
@@ -20,7 +20,7 @@ class NcclSettingSession : public SettingSession {
   // A session whose workers initialised their communicator.
   // `choice`: where the default setting's cases learn what NCCL chose (null for other settings).
   NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
-                     int nranks, std::unique_ptr<NcclChoiceSource> choice = nullptr);
+                     int nranks, std::unique_ptr<ChoiceCapture> choice = nullptr);
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
@@ -40,8 +40,7 @@ class NcclSettingSession : public SettingSession {
   int nranks_ = 1;
   CaseStatus stopped_status_ = CaseStatus::Skipped;
   std::string stopped_reason_;
-  std::unique_ptr<NcclChoiceSource>
-      choice_;  // destroyed before the workers' group; they have finished by then
+  std::unique_ptr<ChoiceCapture> choice_;  // destroyed before the workers' group; they have finished by then
 };
 
 }  // namespace commtune

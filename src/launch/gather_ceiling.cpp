@@ -1,4 +1,4 @@
-#include "launch/job_ceiling.hpp"
+#include "launch/gather_ceiling.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -20,8 +20,8 @@ std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node() {
                            m.method + " on the first process of each node before MPI_Init; the slowest node"};
 }
 
-std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
-                                   const std::optional<HostCopyBandwidth>& copy) {
+std::optional<Ceiling> gather_ceiling(ControlPlane& control, PathFacts facts,
+                                      const std::optional<HostCopyBandwidth>& copy) {
   nlohmann::json mine{{"host", host_name()}, {"ports", active_port_gbits(SystemTree("/"))}};
   if (copy) mine["copy_gbps"] = copy->gbps;
   const std::vector<nlohmann::json> all = gather_values(control, mine);
@@ -43,7 +43,7 @@ std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
   facts.nodes = static_cast<int>(hosts.size());
   if (copy && slowest_copy < std::numeric_limits<double>::infinity())
     facts.host_copy = HostCopyBandwidth{slowest_copy, copy->method};
-  return path_ceiling(facts);
+  return ceiling_from_facts(facts);
 }
 
 PathFacts nccl_path_facts(const nlohmann::json& nccl, bool emulated_nodes) {

@@ -31,9 +31,9 @@ struct RecordLine {
 std::optional<RecordLine> parse_record_line(std::string_view line, std::string& error);
 
 // Reads a record file as it grows: what was appended since the last call, whole lines only.
-class ChoiceRecord {
+class PluginRecordFile {
  public:
-  explicit ChoiceRecord(std::string path) : path_(std::move(path)) {}
+  explicit PluginRecordFile(std::string path) : path_(std::move(path)) {}
   // What NCCL chose for this collective at this size, from all lines recorded so far.
   NcclChoice choice_for(Collective collective, std::uint64_t bytes);
 

@@ -29,7 +29,7 @@ struct PathFacts {
 };
 
 // Nothing when the facts do not name a path with a known rate.
-std::optional<Ceiling> path_ceiling(const PathFacts& facts);
+std::optional<Ceiling> ceiling_from_facts(const PathFacts& facts);
 
 // The NVLink count from `nvidia-smi topo -m` text: the largest "NV<n>" entry; 0 when none.
 int nvlinks_from_topology(const std::string& matrix);

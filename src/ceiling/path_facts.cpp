@@ -1,4 +1,4 @@
-#include "ceiling/path_ceiling.hpp"
+#include "ceiling/path_facts.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -63,7 +63,7 @@ std::optional<Ceiling> host_ceiling(const PathFacts& f) {
 
 }  // namespace
 
-std::optional<Ceiling> path_ceiling(const PathFacts& f) {
+std::optional<Ceiling> ceiling_from_facts(const PathFacts& f) {
   const bool gpu_path = traits_of(f.backend).ceiling == CeilingKind::GpuPath;
   if (gpu_path && f.emulated_nodes) {
     auto c = host_ceiling(f);

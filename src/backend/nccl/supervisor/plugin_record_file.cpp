@@ -1,4 +1,4 @@
-#include "backend/nccl/supervisor/choice_record.hpp"
+#include "backend/nccl/supervisor/plugin_record_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -78,7 +78,7 @@ std::optional<RecordLine> parse_record_line(std::string_view line, std::string& 
   return r;
 }
 
-NcclChoice ChoiceRecord::choice_for(Collective collective, std::uint64_t bytes) {
+NcclChoice PluginRecordFile::choice_for(Collective collective, std::uint64_t bytes) {
   if (damage_.empty()) read_appended();
   if (!damage_.empty()) return unrecorded_choice(damage_);
   const auto it = picks_.find({std::string(name_of(collective)), bytes});
@@ -89,7 +89,7 @@ NcclChoice ChoiceRecord::choice_for(Collective collective, std::uint64_t bytes) 
                            std::string(name_of(collective)) + " of " + std::to_string(bytes) + " bytes");
 }
 
-void ChoiceRecord::read_appended() {
+void PluginRecordFile::read_appended() {
   const int fd = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int why = errno;
@@ -120,7 +120,7 @@ void ChoiceRecord::read_appended() {
   ::close(fd);
 }
 
-void ChoiceRecord::take_lines() {
+void PluginRecordFile::take_lines() {
   std::size_t start = 0;
   for (std::size_t end; damage_.empty() && (end = pending_.find('\n', start)) != std::string::npos;
        start = end + 1) {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ceiling/path_ceiling.hpp"
+#include "ceiling/path_facts.hpp"
 #include "control/control_plane.hpp"
 
 namespace commtune {
@@ -16,8 +16,8 @@ std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node();
 
 // Every rank calls it; rank 0 gets the ceiling (or nothing when no path rate is known), the
 // others nothing. `facts` carries what the backend knows already (backend, GPU, NVLink, PCIe).
-std::optional<Ceiling> job_ceiling(ControlPlane& control, PathFacts facts,
-                                   const std::optional<HostCopyBandwidth>& copy);
+std::optional<Ceiling> gather_ceiling(ControlPlane& control, PathFacts facts,
+                                      const std::optional<HostCopyBandwidth>& copy);
 
 // The NCCL backend's path facts from its provenance (the probe's GPU name, nvidia-smi topo -m,
 // the GPU's PCIe link in sysfs).
