@@ -28,7 +28,7 @@ struct EnvEntry {
   std::string value;
 };
 
-struct TunerCsvRow {  // one line of the NCCL example tuner plugin's CSV (exports/rules_file_writers.hpp)
+struct TunerCsvRow {  // one line of the NCCL example tuner plugin's CSV (exports/export_writer.hpp)
   std::string collective;
   std::uint64_t min_bytes = 0, max_bytes = 0;
   std::string algorithm, protocol;  // lowercase tokens
