@@ -1,5 +1,6 @@
 #include "ceiling/ceiling.hpp"
 
+#include "core/errors.hpp"
 #include "core/json_fields.hpp"
 #include "core/text_format.hpp"
 
@@ -47,6 +48,15 @@ Ceiling ceiling_from_json(const nlohmann::json& j, const std::string& where) {
     throw InputError(member_path(where, "expected_low") + ": is above expected_high");
   c.expected_source = field_as<std::string>(j, "expected_source", where);
   return c;
+}
+
+std::optional<Ceiling> ceiling_from_provenance(const nlohmann::json& provenance) {
+  if (!provenance.is_object() || !provenance.contains("ceiling")) return std::nullopt;
+  try {
+    return ceiling_from_json(provenance["ceiling"], "provenance.ceiling");
+  } catch (const InputError&) {
+    return std::nullopt;  // the reader refuses such a file before any writer sees it
+  }
 }
 
 }  // namespace commtune

@@ -30,4 +30,8 @@ nlohmann::json to_json(const Ceiling& c);
 // Validates like every results reader: InputError naming `where` and the field.
 Ceiling ceiling_from_json(const nlohmann::json& j, const std::string& where);
 
+// The ceiling a run's provenance carries ("ceiling", docs/results-schema.md), for the writers'
+// efficiency column and verdict and the report's plots; nothing when the run has none.
+std::optional<Ceiling> ceiling_from_provenance(const nlohmann::json& provenance);
+
 }  // namespace commtune

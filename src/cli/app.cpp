@@ -5,14 +5,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/compare_command.hpp"
-#include "cli/doctor_command.hpp"
-#include "cli/export_command.hpp"
-#include "cli/info_command.hpp"
-#include "cli/report_command.hpp"
+#include "cli/commands.hpp"
 #include "cli/sweep_command.hpp"
-#include "cli/tune_command.hpp"
-#include "cli/worker_command.hpp"
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "host/launcher.hpp"

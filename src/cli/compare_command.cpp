@@ -1,4 +1,4 @@
-#include "cli/compare_command.hpp"
+#include "cli/commands.hpp"
 
 #include <filesystem>
 #include <iostream>

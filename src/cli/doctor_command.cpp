@@ -1,4 +1,4 @@
-#include "cli/doctor_command.hpp"
+#include "cli/commands.hpp"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "cli/export_command.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "cli/info_command.hpp"
+#include "cli/commands.hpp"
 
 #include <iostream>
 

@@ -1,4 +1,4 @@
-#include "cli/tune_command.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <iostream>

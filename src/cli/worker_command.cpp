@@ -1,4 +1,4 @@
-#include "cli/worker_command.hpp"
+#include "cli/commands.hpp"
 
 #include <signal.h>
 #include <sys/prctl.h>

@@ -1,4 +1,4 @@
-#include "exports/env_file_writers.hpp"
+#include "exports/export_writer.hpp"
 
 namespace commtune {
 namespace {

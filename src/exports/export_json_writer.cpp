@@ -1,4 +1,4 @@
-#include "exports/export_json_writer.hpp"
+#include "exports/export_writer.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,4 @@
-#include "exports/env_file_writers.hpp"
-#include "exports/export_json_writer.hpp"
 #include "exports/export_writer.hpp"
-#include "exports/rules_file_writers.hpp"
 
 namespace commtune {
 

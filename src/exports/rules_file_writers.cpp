@@ -1,4 +1,4 @@
-#include "exports/rules_file_writers.hpp"
+#include "exports/export_writer.hpp"
 
 #include "knobs/ompi_algorithms.hpp"
 

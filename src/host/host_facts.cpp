@@ -6,8 +6,11 @@
 
 #include <array>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "host/program_output.hpp"
 
 namespace commtune {
 
@@ -110,6 +113,45 @@ std::map<std::string, std::string> relevant_environment(char** environ_list) {
       if (name.starts_with(prefix)) out.emplace(name, text.substr(equals + 1));
   }
   return out;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string first_line(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+nlohmann::json port_facts(const fs::path& port) {
+  return {{"port", port.filename().string()},
+          {"state", first_line(port / "state")},
+          {"rate", first_line(port / "rate")},
+          {"link_layer", first_line(port / "link_layer")}};
+}
+
+}  // namespace
+
+nlohmann::json gpu_topology_matrix() {
+  const auto matrix = program_output({"nvidia-smi", "topo", "-m"}, std::chrono::seconds(10));
+  if (!matrix)
+    return {{"unavailable", "nvidia-smi topo -m did not run (not installed, no driver, or failed)"}};
+  return {{"source", "nvidia-smi topo -m"}, {"matrix", *matrix}};
+}
+
+nlohmann::json infiniband_devices(const std::string& root) {
+  nlohmann::json devices = nlohmann::json::array();
+  std::error_code error;
+  for (const auto& device : fs::directory_iterator(root, error)) {
+    nlohmann::json ports = nlohmann::json::array();
+    for (const auto& port : fs::directory_iterator(device.path() / "ports", error))
+      ports.push_back(port_facts(port.path()));
+    devices.push_back({{"name", device.path().filename().string()}, {"ports", ports}});
+  }
+  return devices;
 }
 
 }  // namespace commtune

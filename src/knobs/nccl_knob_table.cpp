@@ -1,11 +1,11 @@
-#include "knobs/nccl_knob_table.hpp"
+#include "knobs/nccl_knobs.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <functional>
 
 #include "core/errors.hpp"
-#include "knobs/algo_grammar.hpp"
+#include "knobs/nccl_list_syntax.hpp"
 #include "knobs/knob_grammar.hpp"
 
 namespace commtune {

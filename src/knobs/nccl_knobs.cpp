@@ -6,11 +6,10 @@
 #include <map>
 #include <array>
 
-#include "knobs/algo_grammar.hpp"
+#include "knobs/nccl_list_syntax.hpp"
 #include "core/collective_table.hpp"
 #include "core/errors.hpp"
 #include "knobs/knob_grammar.hpp"
-#include "knobs/nccl_knob_table.hpp"
 
 namespace commtune {
 namespace {

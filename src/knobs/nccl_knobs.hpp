@@ -21,6 +21,11 @@ bool is_config_knob(std::string_view name);
 using KnobCheck = std::function<void(const std::string& value)>;
 using KnobChecks = std::map<std::string, KnobCheck, std::less<>>;
 
+// The NCCL knobs commtune sets, each with its value grammar (NCCL 2.28's environment variables and
+// the ncclConfig_t fields commtune applies per communicator): the one list export may write
+// (nccl_knob_table.cpp).
+const KnobChecks& nccl_knob_table();
+
 // Where a setting runs: what decides which algorithms NCCL can use at all.
 struct NcclLayout {
   int nranks = 1;

@@ -1,8 +1,12 @@
 #pragma once
 // NCCL_ALGO / NCCL_PROTO values, in NCCL 2.28's grammar: `[^]e1,e2[;func:[^]e1,...]*`.
 // Only the first entry may omit `func:`; function prefixes and tokens are case-insensitive; no
-// whitespace. Parsing validates every token, so a value that parses is one NCCL accepts.
+// whitespace. Parsing validates every token, so a value that parses is one NCCL accepts. And
+// which tokens a value leaves enabled for each collective (TokenSelection), so that a setting
+// NCCL could not run is refused before any worker starts (NCCL itself would only fail
+// communicator init, one worker at a time).
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +43,21 @@ std::string format_nccl_list(const std::vector<NcclListEntry>& entries);
 
 // The single token of a one-token, non-negated entry, lowercase (tuner CSV spelling).
 std::optional<std::string> single_token_lowercase(const NcclListEntry& entry);
+
+using SelectionKind = NcclListKind;
+
+// Canonical token spellings NCCL accepts (Tree, Ring, ... / LL, LL128, Simple), as a set.
+std::set<std::string> known_tokens(SelectionKind kind);
+
+class TokenSelection {
+ public:
+  // Throws InputError naming the offending part of `value`.
+  TokenSelection(SelectionKind kind, std::string_view value);
+  std::set<std::string> enabled_for(Collective c) const;
+
+ private:
+  SelectionKind kind_;
+  std::vector<NcclListEntry> entries_;
+};
 
 }  // namespace commtune

@@ -24,6 +24,12 @@ struct Wiring {
   bool simulated() const { return !simulated_label.empty(); }
 };
 
-Wiring product_wiring();
+// The commtune executable's wiring: the NCCL engine, the backends as they are, nothing else.
+inline Wiring product_wiring() {
+  Wiring wiring;
+  wiring.worker_engine = make_nccl_engine;
+  wiring.decorate_nccl_backend = [](std::unique_ptr<Backend> backend, int) { return backend; };
+  return wiring;
+}
 
 }  // namespace commtune

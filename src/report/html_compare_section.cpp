@@ -1,4 +1,4 @@
-#include "report/html_compare_section.hpp"
+#include "report/html_sections.hpp"
 
 #include <algorithm>
 #include <map>

@@ -7,10 +7,7 @@
 #include "html/escape.hpp"
 #include "html/fact_table.hpp"
 #include "html/table.hpp"
-#include "report/html_provenance_layout.hpp"
-#include "report/html_provenance_nccl.hpp"
-#include "report/html_provenance_run.hpp"
-#include "report/html_provenance_values.hpp"
+#include "report/html_provenance_facts.hpp"
 
 namespace commtune {
 namespace {

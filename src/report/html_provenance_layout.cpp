@@ -1,4 +1,4 @@
-#include "report/html_provenance_layout.hpp"
+#include "report/html_provenance_facts.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -3,11 +3,9 @@
 #include <filesystem>
 
 #include "html/document.hpp"
-#include "report/html_compare_section.hpp"
 #include "report/html_doctor_section.hpp"
 #include "report/html_provenance.hpp"
-#include "report/html_results_section.hpp"
-#include "report/html_tune_section.hpp"
+#include "report/html_sections.hpp"
 
 namespace commtune {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/html_results_section.hpp"
+#include "report/html_sections.hpp"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +12,6 @@
 #include "plan/setting.hpp"
 #include "measure/bandwidth.hpp"
 #include "writers/layout_phrase.hpp"
-#include "writers/run_ceiling.hpp"
 
 namespace commtune {
 namespace {
@@ -160,7 +159,7 @@ html::Table busbw_table(const std::vector<const CaseResult*>& cases, const std::
 std::string busbw_figure(const ResultsDocument& doc, const std::string& path, Collective collective,
                          const std::vector<const CaseResult*>& cases, const std::string& recommended) {
   const auto series = series_of(cases, setting_order(doc, cases), recommended, UINT64_MAX, busbw_point);
-  const std::optional<Ceiling> ceiling = ceiling_of(doc.provenance);
+  const std::optional<Ceiling> ceiling = ceiling_from_provenance(doc.provenance);
   Extent e = extent_of(series);
   // The ceiling is drawn to scale unless far above every point (host memory against a slow
   // network): then it is named at the top, and the curves keep the plot's height.

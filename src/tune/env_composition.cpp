@@ -1,4 +1,4 @@
-#include "tune/env_composition.hpp"
+#include "tune/export_plan.hpp"
 
 #include <algorithm>
 

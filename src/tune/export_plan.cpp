@@ -7,10 +7,8 @@
 #include "core/errors.hpp"
 #include "core/text_format.hpp"
 #include "plan/sizes.hpp"
-#include "tune/env_composition.hpp"
 #include "knobs/knob_grammar.hpp"
 #include "knobs/ompi_algorithms.hpp"
-#include "tune/size_rules.hpp"
 
 namespace commtune {
 

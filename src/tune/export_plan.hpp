@@ -1,7 +1,18 @@
 #pragma once
 // What the exports write, worked out once from a recommendation and checked: environment
 // entries (validated names and inert values), NCCL tuner CSV rows and Open MPI dynamic rules.
-// Writers (src/report/*export*) only render an ExportPlan.
+// Writers (src/exports/) only render an ExportPlan.
+//
+// Its parts. The environment that applies the job-wide choices (env_composition.cpp): Open MPI:
+// each knob as OMPI_MCA_<name> (algorithm names turned into their numbers) and
+// OMPI_MCA_coll_tuned_use_dynamic_rules=1 when an algorithm is forced. NCCL: process-level knobs
+// as they are; per-collective NCCL_ALGO / NCCL_PROTO choices merged into one value in NCCL's
+// per-collective syntax (`allreduce:Tree;allgather:Ring`), only when asked; otherwise a note says
+// they go through the tuner plugin. The per-size choices as rules files (size_rules.cpp): every
+// measured size owns a bucket whose edges lie between it and its neighbours (bucket_edge); the
+// first bucket starts at the smallest measured size and the last ends at the largest, so nothing
+// is extrapolated beyond what was measured. Adjacent buckets with the same choice are merged;
+// sizes where the default stays get no rule.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -17,7 +28,7 @@ struct EnvEntry {
   std::string value;
 };
 
-struct TunerCsvRow {  // one line of the NCCL example tuner plugin's CSV (exports/rules_file_writers.hpp)
+struct TunerCsvRow {  // one line of the NCCL example tuner plugin's CSV (exports/export_writer.hpp)
   std::string collective;
   std::uint64_t min_bytes = 0, max_bytes = 0;
   std::string algorithm, protocol;  // lowercase tokens
@@ -59,5 +70,26 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
 
 // Bucket edge between two measured sizes: the geometric midpoint, rounded down.
 std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above);
+
+// The environment entries of rec's job-wide choices; `nccl_algo_proto`: NCCL_ALGO / NCCL_PROTO
+// go into it too (ExportOptions::nccl_algo_proto_env).
+std::vector<EnvEntry> compose_environment(const Recommendation& rec, bool nccl_algo_proto,
+                                          std::vector<std::string>& notes);
+
+struct SizeBucket {
+  std::uint64_t min_bytes = 0, max_bytes = 0;
+  const SizeDecision* decision = nullptr;
+};
+
+// Buckets of one collective's measured sizes, in increasing order.
+std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c);
+
+// NCCL tuner CSV rows: winners whose setting forces one algorithm and one protocol for the
+// collective; others are left to NCCL and noted.
+std::vector<TunerCsvRow> tuner_csv_rows(const Recommendation& rec, std::vector<std::string>& notes);
+
+// Open MPI dynamic rules per collective: the winner's forced algorithm, 0 (Open MPI's own
+// decision) where the default stays and above the largest measured size.
+std::map<Collective, std::vector<OmpiRule>> ompi_size_rules(const Recommendation& rec);
 
 }  // namespace commtune

@@ -1,4 +1,4 @@
-#include "tune/job_choice.hpp"
+#include "tune/tuner.hpp"
 
 #include <algorithm>
 #include <cmath>

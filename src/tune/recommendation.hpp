@@ -3,6 +3,7 @@
 // size) the winner or why the default stays, the job-wide choices (one setting per scope: each
 // collective's own knobs, and the process-level knobs), settings that can never be recommended,
 // and the knobs of every setting named.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -62,8 +63,19 @@ struct Recommendation {
       labels;               // the results' labels (simulated workers, emulated nodes): said in every output
   bool incomplete = false;  // tuned on an interrupted sweep (--allow-incomplete): said in every output
 
-  const Setting* find_setting(const std::string& name) const;
-  bool defaults_best() const;  // no size winner and no job-wide choice
+  const Setting* find_setting(const std::string& name) const {
+    for (const auto& s : settings)
+      if (s.name == name) return &s;
+    return nullptr;
+  }
+  // No size winner and no job-wide choice.
+  bool defaults_best() const {
+    const bool size_winner =
+        std::any_of(sizes.begin(), sizes.end(), [](const SizeDecision& d) { return !d.winner.empty(); });
+    const bool job_choice = std::any_of(choices.begin(), choices.end(),
+                                        [](const JobChoice& c) { return c.setting != kDefaultSettingName; });
+    return !size_winner && !job_choice;
+  }
 };
 
 }  // namespace commtune

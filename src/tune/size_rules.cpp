@@ -1,4 +1,4 @@
-#include "tune/size_rules.hpp"
+#include "tune/export_plan.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,6 @@
 
 #include "core/text_format.hpp"
 #include "tune/case_verdict.hpp"
-#include "tune/job_choice.hpp"
 
 namespace commtune {
 namespace {

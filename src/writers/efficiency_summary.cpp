@@ -5,12 +5,12 @@
 
 #include "core/text_format.hpp"
 #include "measure/bandwidth.hpp"
-#include "writers/run_ceiling.hpp"
+#include "ceiling/ceiling.hpp"
 
 namespace commtune {
 
 void write_efficiency_summary(const ResultsDocument& doc, std::ostream& out) {
-  const auto ceiling = ceiling_of(doc.provenance);
+  const auto ceiling = ceiling_from_provenance(doc.provenance);
   if (!ceiling) return;
   std::map<std::pair<std::string, Collective>, double> peaks;
   for (const auto& c : doc.cases)

@@ -9,7 +9,7 @@
 
 #include "core/errors.hpp"
 #include "measure/bandwidth.hpp"
-#include "writers/run_ceiling.hpp"
+#include "ceiling/ceiling.hpp"
 #include "core/message_text.hpp"
 #include "results/results_json.hpp"
 
@@ -76,7 +76,7 @@ std::string closing(bool complete) {
 }  // namespace
 
 void JsonResultsWriter::begin(const RunHeader& header) {
-  ceiling_ = ceiling_of(header.provenance);
+  ceiling_ = ceiling_from_provenance(header.provenance);
   nlohmann::json head{{"schema_version", kResultsSchemaVersion}, {"backend", name_of(header.backend)},
                       {"provenance", header.provenance},         {"sweep", to_json(header.plan.options)},
                       {"settings", nlohmann::json::array()},     {"warnings", header.plan.warnings}};

@@ -6,7 +6,7 @@
 #include "core/text_format.hpp"
 #include "core/collective_traits.hpp"
 #include "plan/sizes.hpp"
-#include "writers/run_ceiling.hpp"
+#include "ceiling/ceiling.hpp"
 #include "measure/bandwidth.hpp"
 #include "writers/layout_phrase.hpp"
 
@@ -66,7 +66,7 @@ void TableWriter::begin(const RunHeader& header) {
   if (show_nccl_tests_)
     for (const auto& s : header.plan.settings)
       if (s.is_default()) choice_settings_.insert(s.name);
-  ceiling_ = bandwidth_ ? ceiling_of(header.provenance) : std::nullopt;
+  ceiling_ = bandwidth_ ? ceiling_from_provenance(header.provenance) : std::nullopt;
   if (ceiling_)
     out_ << "# eff%: busbw / ceiling; ceiling " << printf_string("%.1f GB/s", ceiling_->gbps) << ": "
          << ceiling_->path << " (" << ceiling_->basis << ")\n";

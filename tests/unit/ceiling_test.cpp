@@ -1,7 +1,6 @@
 // Ceilings of each path from synthetic facts, the efficiency verdict, and the ceiling's reader.
 #include <gtest/gtest.h>
 
-#include "ceiling/link_rates.hpp"
 #include "ceiling/path_facts.hpp"
 #include "core/errors.hpp"
 

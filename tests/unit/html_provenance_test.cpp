@@ -11,7 +11,7 @@
 #include "html/fact_table.hpp"
 #include "html/table.hpp"
 #include "report/html_provenance.hpp"
-#include "report/html_provenance_values.hpp"
+#include "report/html_provenance_facts.hpp"
 
 namespace commtune {
 namespace {

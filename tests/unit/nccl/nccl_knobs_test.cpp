@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "knobs/algo_grammar.hpp"
+#include "knobs/nccl_list_syntax.hpp"
 #include "knobs/nccl_knobs.hpp"
 #include "core/errors.hpp"
 #include "plan/config_loader.hpp"

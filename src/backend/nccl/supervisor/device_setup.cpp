@@ -10,7 +10,6 @@
 #include "control/typed_messages.hpp"
 #include "knobs/nccl_knobs.hpp"
 #include "core/errors.hpp"
-#include "host/gpu_host_facts.hpp"
 #include "host/host_facts.hpp"
 #include "backend/nccl/supervisor/worker_group.hpp"
 
