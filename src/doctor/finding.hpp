@@ -32,4 +32,8 @@ bool needs_attention(const std::vector<Finding>& findings);
 nlohmann::json to_json(const Finding& f);
 nlohmann::json to_json(const std::vector<Finding>& findings);
 
+// A finding read back from its JSON: a doctor report's, or the checks' findings of every node on
+// their way to rank 0. Throws InputError naming `where` and the field on another shape.
+Finding finding_from_json(const nlohmann::json& j, const std::string& where);
+
 }  // namespace commtune

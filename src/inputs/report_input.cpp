@@ -20,7 +20,7 @@ ReportInput load_report_input(const std::string& path) {
   const nlohmann::json doc = read_json_file(path, "input file");
   if (is_recommendation_json(doc)) return {path, recommendation_from_json(doc, path)};
   if (is_compare_json(doc)) return {path, compare_document_from_json(doc, path)};
-  if (is_doctor_json(doc)) return {path, doctor_document_from_json(doc, path)};
+  if (is_doctor_json(doc)) return {path, doctor_report_from_json(doc, path)};
   if (!may_be_results(doc))
     throw InputError(path +
                      ": not a results file, tune recommendation, compare report (--format json) or doctor "

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <variant>
 
+#include "doctor/doctor_report.hpp"
 #include "inputs/compare_report_json.hpp"
-#include "inputs/doctor_report_json.hpp"
 #include "results/results_document.hpp"
 #include "tune/recommendation.hpp"
 
@@ -16,7 +16,7 @@ namespace commtune {
 
 struct ReportInput {
   std::string path;
-  std::variant<ResultsDocument, Recommendation, CompareDocument, DoctorDocument> content;
+  std::variant<ResultsDocument, Recommendation, CompareDocument, DoctorReport> content;
 };
 
 ReportInput load_report_input(const std::string& path);

@@ -68,6 +68,14 @@ void mark_oversubscribed(std::vector<Finding>& stragglers) {
   }
 }
 
+// The node maps as the report keeps them: each matrix's medians and spreads.
+NodeGpuMaps node_gpu_maps(const NodeGpuMeasurement& measured) {
+  NodeGpuMaps out{.ceiling = measured.ceiling, .failure = measured.failure};
+  for (const NodeGpuMatrix& node : measured.nodes)
+    out.maps.push_back(NodeGpuMap{.host = node.host, .map = pair_map_of(node.matrix)});
+  return out;
+}
+
 void append(std::vector<Finding>& to, const std::vector<Finding>& more) {
   to.insert(to.end(), more.begin(), more.end());
 }
@@ -112,12 +120,13 @@ Finding one_rank_finding(BackendKind backend) {
 int conclude_doctor(std::vector<Finding> findings, const DoctorMeasurement& m, const std::string& json_path) {
   append(findings, measured_findings(m));
   rank_findings(findings);
-  const DoctorReport report{.backend = m.backend,
-                            .findings = std::move(findings),
-                            .ceiling = m.ceiling,
-                            .pairwise = m.map,
-                            .pairwise_failure = m.map_failure,
-                            .node_gpus = m.node_gpus};
+  const DoctorReport report{
+      .backend = m.backend,
+      .findings = std::move(findings),
+      .ceiling = m.ceiling,
+      .pairwise = m.map ? std::optional(pair_map_of(*m.map)) : std::nullopt,
+      .pairwise_failure = m.map_failure,
+      .node_gpus = m.node_gpus ? std::optional(node_gpu_maps(*m.node_gpus)) : std::nullopt};
   print_findings(report.findings, std::cout);
   if (!json_path.empty()) {
     write_output_file(json_path, to_json(report).dump(2) + "\n", OutputPolicy{});

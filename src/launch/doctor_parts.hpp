@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ceiling/ceiling.hpp"
 #include "control/control_plane.hpp"
 #include "doctor/doctor_report.hpp"
 #include "doctor/finding.hpp"
@@ -32,17 +33,30 @@ std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::opti
 // (64 KiB with --quick), every size for its whole time.
 SweepConfig doctor_sweep(bool quick, BackendKind backend);
 
+// The maps of the GPUs inside each node as the NCCL doctor measured them (jobs of several nodes):
+// each node's matrix keeps its samples for the findings; the report keeps their medians (NodeGpuMaps).
+struct NodeGpuMatrix {
+  std::string host;
+  PairMatrix matrix;
+};
+
+struct NodeGpuMeasurement {
+  std::vector<NodeGpuMatrix> nodes;    // one per node of 2 or more ranks
+  std::optional<std::string> failure;  // why the maps ended early
+  std::optional<Ceiling> ceiling;      // the path inside a node (NVLink or PCIe)
+};
+
 // What a backend's doctor measured, as rank 0 holds it: the one input of the measured findings.
 struct DoctorMeasurement {
   BackendKind backend = BackendKind::Mpi;
-  std::optional<PairMatrix> map;           // the main map: the nodes, or the ranks of one node
-  std::optional<std::string> map_failure;  // why the map ended early
-  std::vector<Finding> confirmed;          // slow nodes and pairs, re-measured (confirmed_slow_nodes)
-  std::vector<CaseResult> cases;           // the small all-reduce sweep
-  std::vector<std::string> hosts;          // each rank's host, for the straggler's name
-  std::optional<Ceiling> ceiling;          // the job's path
-  std::optional<NodeGpuMaps> node_gpus;    // the GPUs inside each node
-  bool oversubscribed = false;             // a node runs more ranks than it has cores
+  std::optional<PairMatrix> map;                // the main map: the nodes, or the ranks of one node
+  std::optional<std::string> map_failure;       // why the map ended early
+  std::vector<Finding> confirmed;               // slow nodes and pairs, re-measured (confirmed_slow_nodes)
+  std::vector<CaseResult> cases;                // the small all-reduce sweep
+  std::vector<std::string> hosts;               // each rank's host, for the straggler's name
+  std::optional<Ceiling> ceiling;               // the job's path
+  std::optional<NodeGpuMeasurement> node_gpus;  // the GPUs inside each node
+  bool oversubscribed = false;                  // a node runs more ranks than it has cores
 };
 
 // Failed sweep cases, the all-reduce's peak against the ceiling, the map's bad pairs and links below

@@ -197,12 +197,12 @@ void print_map(const NcclPairwiseMap& map, const std::string& what, std::ostream
   if (const PairMatrix* first = map.first()) write_matrix(*first, out);
 }
 
-std::optional<NodeGpuMaps> measure_node_gpus(ControlPlane& control, const WorkerCommand& command,
-                                             const DoctorLaunch& launch, const DoctorMaps& maps,
-                                             const AgreedDeviceFacts& facts) {
+std::optional<NodeGpuMeasurement> measure_node_gpus(ControlPlane& control, const WorkerCommand& command,
+                                                    const DoctorLaunch& launch, const DoctorMaps& maps,
+                                                    const AgreedDeviceFacts& facts) {
   if (!maps.node_gpus) return std::nullopt;
   NcclPairwiseMap measured = measure_nccl_pairwise(control, command, launch.nccl, *maps.node_gpus);
-  NodeGpuMaps out{.failure = measured.failure};
+  NodeGpuMeasurement out{.failure = measured.failure};
   if (control.rank() != 0) return out;
   for (std::size_t g = 0; g < measured.matrices.size(); ++g)  // a node of one rank has no map
     if (measured.matrices[g].size() >= 2)
@@ -241,7 +241,8 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
               launch.choice.reason + ", pairwise map of " + std::to_string(maps.main.groups.front().size()) +
                   " " + maps.main.unit + "s through NCCL workers",
               std::cout);
-  const std::optional<NodeGpuMaps> node_gpus = measure_node_gpus(control, command, launch, maps, facts);
+  const std::optional<NodeGpuMeasurement> node_gpus =
+      measure_node_gpus(control, command, launch, maps, facts);
   const DoctorSweep swept = sweep_cases(control, launch, command, layout, facts, ceiling);
   const auto first_matrix = [](const NcclPairwiseMap& m) {
     return m.first() ? std::optional<PairMatrix>(*m.first()) : std::nullopt;

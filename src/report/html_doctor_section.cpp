@@ -48,7 +48,7 @@ std::string map_figure(const PairMap& map, const std::string& id, const std::str
   return html::render_figure({id, heat.title, html::render_heatmap(heat), heat.description, pair_table(map)});
 }
 
-std::string findings_table(const DoctorDocument& doc) {
+std::string findings_table(const DoctorReport& doc) {
   std::string out =
       "<table class=\"findings\"><thead><tr><th>severity</th><th>finding</th><th>on</th><th>evidence</th>"
       "<th>what to do</th></tr></thead><tbody>";
@@ -63,8 +63,8 @@ std::string findings_table(const DoctorDocument& doc) {
 
 }  // namespace
 
-html::Section doctor_section(const DoctorDocument& doc, const std::string& path) {
-  std::string body = std::string("<p><strong>") + (doc.healthy ? "Healthy" : "Needs attention") +
+html::Section doctor_section(const DoctorReport& doc, const std::string& path) {
+  std::string body = std::string("<p><strong>") + (doc.healthy() ? "Healthy" : "Needs attention") +
                      "</strong>: " + std::to_string(doc.findings.size()) + " finding(s).</p>\n";
   if (doc.ceiling)
     body += "<p>Ceiling: " +
@@ -72,9 +72,10 @@ html::Section doctor_section(const DoctorDocument& doc, const std::string& path)
                          doc.ceiling->basis + ")") +
             "</p>\n";
   if (doc.pairwise) body += map_figure(*doc.pairwise, path + "-pairwise", "");
-  for (std::size_t n = 0; n < doc.node_gpus.size(); ++n)
-    body += map_figure(doc.node_gpus[n].map, path + "-node-gpus-" + std::to_string(n),
-                       "node " + doc.node_gpus[n].host);
+  if (doc.node_gpus)
+    for (std::size_t n = 0; n < doc.node_gpus->maps.size(); ++n)
+      body += map_figure(doc.node_gpus->maps[n].map, path + "-node-gpus-" + std::to_string(n),
+                         "node " + doc.node_gpus->maps[n].host);
   body += "<h3>Findings</h3>\n" + findings_table(doc);
   return {"doctor-" + path, "Doctor: " + path, body};
 }

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "html/document.hpp"
-#include "inputs/doctor_report_json.hpp"
+#include "doctor/doctor_report.hpp"
 
 namespace commtune {
 
-html::Section doctor_section(const DoctorDocument& doc, const std::string& path);
+html::Section doctor_section(const DoctorReport& doc, const std::string& path);
 
 }  // namespace commtune

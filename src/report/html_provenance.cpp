@@ -81,8 +81,8 @@ std::string headline(const ReportInput& input) {
     return std::string(name_of(rec->backend)) + ", " + std::to_string(rec->nranks) + " ranks, " +
            std::to_string(rec->nnodes) + " node(s)";
   if (const auto* cmp = std::get_if<CompareDocument>(&input.content)) return cmp->summary;
-  if (const auto* doc = std::get_if<DoctorDocument>(&input.content))
-    return std::string(doc->healthy ? "healthy" : "needs attention") + ", " +
+  if (const auto* doc = std::get_if<DoctorReport>(&input.content))
+    return std::string(doc->healthy() ? "healthy" : "needs attention") + ", " +
            std::to_string(doc->findings.size()) + " finding(s)";
   return "";
 }

@@ -25,7 +25,7 @@ html::Section section_of(const std::vector<ReportInput>& inputs, const ReportInp
   if (const auto* rec = std::get_if<Recommendation>(&input.content)) return tune_section(*rec, input.path);
   if (const auto* cmp = std::get_if<CompareDocument>(&input.content))
     return compare_section(*cmp, input.path);
-  return doctor_section(std::get<DoctorDocument>(input.content), input.path);
+  return doctor_section(std::get<DoctorReport>(input.content), input.path);
 }
 
 std::string title_of(const std::vector<ReportInput>& inputs) {

@@ -24,9 +24,11 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/round_table_order_test.cpp
 )
 
-# The doctor: system checks on recorded trees, ceilings, the pairwise schedule, measured findings.
+# The doctor: system checks on recorded trees, ceilings, the pairwise schedule, measured findings,
+# its JSON written and read back.
 commtune_unit_test(doctor_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/doctor_checks_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/doctor_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ceiling_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/efficiency_writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pairwise_findings_test.cpp
