@@ -9,11 +9,8 @@
 #include "knobs/knob_grammar.hpp"
 
 namespace commtune {
-namespace {
 
-using ValueCheck = KnobCheck;
-
-long long parse_integer(const std::string& value) {
+long long parse_knob_integer(const std::string& value) {
   long long number = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
   if (value.empty() || error != std::errc() || end != value.data() + value.size())
@@ -21,9 +18,13 @@ long long parse_integer(const std::string& value) {
   return number;
 }
 
+namespace {
+
+using ValueCheck = KnobCheck;
+
 ValueCheck integer_in(long long low, long long high) {
   return [=](const std::string& value) {
-    const long long number = parse_integer(value);
+    const long long number = parse_knob_integer(value);
     if (number < low || number > high)
       throw InputError(value + " is outside " + std::to_string(low) + ".." + std::to_string(high));
   };

@@ -102,7 +102,7 @@ void check_channel_bounds(const Setting& setting) {
   for (const auto& [low, high] :
        {std::pair{"NCCL_MIN_CTAS", "NCCL_MAX_CTAS"}, {"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"}}) {
     const std::string a = value_of(setting, low), b = value_of(setting, high);
-    if (!a.empty() && !b.empty() && parse_integer(a) > parse_integer(b))
+    if (!a.empty() && !b.empty() && parse_knob_integer(a) > parse_knob_integer(b))
       throw InputError(std::string(low) + "=" + a + " is above " + high + "=" + b);
   }
 }

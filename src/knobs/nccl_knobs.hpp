@@ -25,6 +25,8 @@ using KnobChecks = std::map<std::string, KnobCheck, std::less<>>;
 // the ncclConfig_t fields commtune applies per communicator): the one list export may write
 // (nccl_knob_table.cpp).
 const KnobChecks& nccl_knob_table();
+// An integer knob value, all of it (InputError otherwise).
+long long parse_knob_integer(const std::string& value);
 
 // Where a setting runs: what decides which algorithms NCCL can use at all.
 struct NcclLayout {
