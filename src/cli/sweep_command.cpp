@@ -1,6 +1,7 @@
 #include "cli/sweep_command.hpp"
 
 #include <charconv>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -98,6 +99,7 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
     s.check = o.check != 0;
   }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
+  if (given(o, "--groups")) s.groups = parse_group_specs(o.groups, "--groups");
   if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
   if (given(o, "--margin")) s.decision = decision_rule(o.margin, "--margin");
   if (given(o, "--budget")) s.budget_s = for_flag("--budget", [&] { return parse_duration(o.budget); });
@@ -155,6 +157,10 @@ void add_case_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("-c,--check", o.check,
                   "Data check: 1 (default) counts wrong elements per case, 0 skips it");
   cmd->add_option("--placement", o.placement, "both (default), in or out: in-place and/or out-of-place");
+  cmd->add_option("--groups", o.groups,
+                  "Communicators each case runs on, all at once: comma list of world (default), intra-node "
+                  "(one per node), inter-node (one per local rank), or nccl-tests' NCCL_TESTS_SPLIT "
+                  "'OP VALUE' (color = rank AND|OR|MOD|DIV value; 'MOD 8': one GPU per node on 8-GPU nodes)");
 }
 
 // How the plan runs: repeats, racing, margin, budget, resume, settings.
@@ -211,10 +217,31 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                 "Write no HTML report (RESULTS.html, beside the results file) at the end");
 }
 
-SweepConfig resolve_sweep_config(const SweepCommandOptions& o) {
+SplitEnvironment split_environment() {
+  return SplitEnvironment{std::getenv("NCCL_TESTS_SPLIT"), std::getenv("NCCL_TESTS_SPLIT_MASK")};
+}
+
+void apply_split_environment(const SplitEnvironment& split, bool groups_chosen, SweepOptions& options) {
+  const bool mask = split.mask != nullptr;
+  const char* variable = mask ? "NCCL_TESTS_SPLIT_MASK" : "NCCL_TESTS_SPLIT";
+  const char* value = mask ? split.mask : split.split;
+  if (value == nullptr) return;
+  const std::string set = std::string(variable) + "=" + quote_text(value);
+  if (groups_chosen) {
+    options.notes.push_back(set + " is not used: the groups of --groups (or the config) are");
+    return;
+  }
+  const GroupSpec spec = mask ? parse_split_mask(value, variable) : parse_group_spec(value, variable);
+  options.groups = {spec};
+  options.notes.push_back(set + " used as --groups '" + spec.name() + "'");
+}
+
+SweepConfig resolve_sweep_config(const SweepCommandOptions& o, const SplitEnvironment& split) {
   SweepConfig config;
   if (!o.config_path.empty()) config = load_config_file(o.config_path);
+  const bool groups_chosen = given(o, "--groups") || config.groups_given;
   apply_flags(o, config.options);
+  apply_split_environment(split, groups_chosen, config.options);
   // The config and the flags together: a problem names the file too, when there is one.
   in_config(config, [&] { validate_sweep_options(config.options); });
   config.settings = select_settings(config.settings, config.options.only_settings);
@@ -233,7 +260,7 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
     throw InputError(
         "--resume with --repeat: a repeated sweep cannot be resumed (its cases pool every run); run it "
         "again");
-  const SweepConfig config = resolve_sweep_config(o);
+  const SweepConfig config = resolve_sweep_config(o, split_environment());
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
   return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(),

@@ -20,7 +20,7 @@ struct SweepCommandOptions {
   std::string min_bytes, max_bytes, step_bytes;
   double factor = 0;
   std::string iterations, warmup, min_samples, repeat;  // checked against their ranges, never wrapped
-  std::string collectives, dtype, op, placement;
+  std::string collectives, dtype, op, placement, groups;
   int root = 0;
   int check = 1;
   double noise_target = 0, min_time = 0, max_time = 0, margin = 0;
@@ -35,8 +35,21 @@ struct SweepCommandOptions {
 
 void add_sweep_command(CLI::App& app, SweepCommandOptions& options);
 
+// nccl-tests' split variables as the environment has them (null: not set).
+struct SplitEnvironment {
+  const char* split = nullptr;  // NCCL_TESTS_SPLIT: "MOD 8"
+  const char* mask = nullptr;   // NCCL_TESTS_SPLIT_MASK: hex, color = rank & mask (nccl-tests reads it first)
+};
+SplitEnvironment split_environment();
+
+// An nccl-tests user's habit is not silently ignored: without --groups (or a config's "groups"), a
+// set NCCL_TESTS_SPLIT_MASK or NCCL_TESTS_SPLIT becomes the sweep's group spec; with them, it is
+// left alone. Either way the plan says which is used. A malformed value is an InputError naming
+// the variable.
+void apply_split_environment(const SplitEnvironment& split, bool groups_chosen, SweepOptions& options);
+
 // The config file's options and settings with the given flags applied on top.
-SweepConfig resolve_sweep_config(const SweepCommandOptions& options);
+SweepConfig resolve_sweep_config(const SweepCommandOptions& options, const SplitEnvironment& split = {});
 
 int run_sweep_command(const SweepCommandOptions& options, int argc, char** argv, const Wiring& wiring);
 

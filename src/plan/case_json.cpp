@@ -15,6 +15,7 @@ void put_case_fields(nlohmann::json& j, const Case& c) {
   j["op"] = name_of(c.op);
   j["root"] = c.root;
   j["placement"] = name_of(c.placement);
+  if (!c.group.is_world()) j["group"] = c.group.name();
 }
 
 namespace {
@@ -43,6 +44,8 @@ Case case_fields_from_json(const nlohmann::json& j, const std::string& where) {
   c.root = static_cast<int>(
       integer_in(required_field(j, "root", where), member_path(where, "root"), -1, kMaxCaseRoot));
   c.placement = name_field(j, "placement", where, [](const std::string& n) { return parse_placement(n); });
+  if (j.contains("group"))
+    c.group = parse_group_spec(field_as<std::string>(j, "group", where), member_path(where, "group"));
   return c;
 }
 

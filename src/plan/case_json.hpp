@@ -1,6 +1,7 @@
 #pragma once
 // The JSON form of what a case measures: collective, bytes, count, dtype, op, root, placement,
-// with nccl-tests' names. One mapping for the results file and the NCCL worker protocol.
+// with nccl-tests' names, and its group spec ("group", absent for world). One mapping for the results file
+// and the NCCL worker protocol.
 #include <string>
 
 #include <nlohmann/json.hpp>

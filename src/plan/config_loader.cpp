@@ -108,11 +108,11 @@ void apply_sizes(const json& sweep, SizeRange& sizes, const std::string& where) 
 
 void apply_sweep(const json& sweep, SweepOptions& options, const std::string& where) {
   object_at(sweep, where);
-  reject_unknown_keys(
-      sweep,
-      {"min_bytes", "max_bytes", "factor", "step_bytes", "collectives", "dtype", "op", "root", "placements",
-       "check", "iterations", "warmup", "noise_target", "min_samples", "min_time", "max_time", "margin"},
-      where);
+  reject_unknown_keys(sweep,
+                      {"min_bytes", "max_bytes", "factor", "step_bytes", "collectives", "dtype", "op", "root",
+                       "placements", "check", "iterations", "warmup", "noise_target", "min_samples",
+                       "min_time", "max_time", "margin", "groups"},
+                      where);
   const auto path = [&](const char* key) { return member_path(where, key); };
   apply_sizes(sweep, options.sizes, where);
   if (sweep.contains("collectives"))
@@ -132,6 +132,10 @@ void apply_sweep(const json& sweep, SweepOptions& options, const std::string& wh
     options.placements =
         unique_list_at<Placement>(sweep["placements"], path("placements"),
                                   [](const std::string& name) { return parse_placement(name); });
+  if (sweep.contains("groups"))
+    options.groups = unique_list_at<GroupSpec>(sweep["groups"], path("groups"), [&](const std::string& name) {
+      return parse_group_spec(name, path("groups"));
+    });
   apply_stopping(sweep, options.stopping, where);
   if (sweep.contains("margin"))
     options.decision = decision_rule(number_in(sweep["margin"], path("margin"), 0, 1), path("margin"));
@@ -188,7 +192,10 @@ SweepConfig parse_config(const json& document, const std::string& origin) {
   if (document.contains("description"))
     config.description = text_at(document["description"], path("description"), kMaxDescriptionLength);
   if (document.contains("backend")) config.options.backend = backend_at(document["backend"], path("backend"));
-  if (document.contains("sweep")) apply_sweep(document["sweep"], config.options, path("sweep"));
+  if (document.contains("sweep")) {
+    apply_sweep(document["sweep"], config.options, path("sweep"));
+    config.groups_given = document["sweep"].contains("groups");
+  }
   if (document.contains("settings")) {
     const json& settings = document["settings"];
     if (!settings.is_array()) bad_value(path("settings"), "a list of settings", settings);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "plan/groups.hpp"
 #include "plan/setting.hpp"
 #include "plan/sweep_options.hpp"
 
@@ -22,6 +23,7 @@ struct Case {
   ReduceOp op = ReduceOp::Sum;
   int root = 0;
   Placement placement = Placement::OutOfPlace;
+  GroupSpec group{};  // the communicators it runs on (--groups): every group at once
 };
 
 struct Plan {
@@ -30,6 +32,10 @@ struct Plan {
   std::vector<Case> cases;
   int nranks = 1;
   std::vector<std::string> warnings;
+  std::vector<GroupLayout> groups;  // one per spec of options.groups, in its order
+
+  // The layout of `spec`; throws std::out_of_range for a spec the plan does not have.
+  const GroupLayout& layout_of(const GroupSpec& spec) const;
 };
 
 struct PlanLimits {
@@ -37,6 +43,9 @@ struct PlanLimits {
   int ranks_per_host = 1;
   std::uint64_t memory_bytes_per_host = 0;  // 0: no limit known
   std::uint64_t max_count = 0;              // most elements one call takes (MPI: INT_MAX); 0: none
+  // The node of each rank, numbered from 0 in order of their first rank (plan/groups.hpp); empty:
+  // ranks_per_host consecutive ranks a node.
+  std::vector<int> node_of_rank{};
 };
 
 // Builds the case list. Sizes are rounded down to whole elements per rank; sizes whose buffers

@@ -1,6 +1,8 @@
 #include "plan/plan.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <stdexcept>
 
 #include "core/collective_traits.hpp"
 #include "core/errors.hpp"
@@ -26,9 +28,21 @@ void require_cases(const Plan& plan, std::size_t size_warnings) {
   throw InputError("nothing to measure: " + why);
 }
 
-// Sizes of the range rounded to the collective's granularity, without zeros or repeats.
-std::vector<std::uint64_t> sizes_for(Collective c, const SweepOptions& options, int nranks) {
-  const std::uint64_t grain = size_granularity(c, options.dtype, nranks);
+// Every group size of the sweep's specs (the world's when it has no other).
+std::vector<int> group_sizes(const std::vector<GroupLayout>& layouts) {
+  std::vector<int> sizes;
+  for (const GroupLayout& layout : layouts)
+    for (const RankGroup& g : layout.groups) sizes.push_back(static_cast<int>(g.ranks.size()));
+  return sizes;
+}
+
+// Sizes of the range rounded to the collective's granularity on every group size (a whole number
+// of elements per rank in each group), without zeros or repeats.
+std::vector<std::uint64_t> sizes_for(Collective c, const SweepOptions& options,
+                                     const std::vector<int>& nranks) {
+  std::uint64_t grain = 1;
+  for (int n : nranks)
+    grain = std::lcm(grain, static_cast<std::uint64_t>(size_granularity(c, options.dtype, n)));
   std::vector<std::uint64_t> out;
   for (std::uint64_t size : expand(options.sizes)) {
     const std::uint64_t rounded = size / grain * grain;
@@ -60,8 +74,9 @@ std::string cap_warning(Collective c, std::uint64_t first_skipped, bool memory, 
 }
 
 std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& options, const PlanLimits& limits,
+                                        const std::vector<GroupLayout>& layouts,
                                         std::vector<std::string>& warnings) {
-  std::vector<std::uint64_t> sizes = sizes_for(c, options, limits.nranks);
+  std::vector<std::uint64_t> sizes = sizes_for(c, options, group_sizes(layouts));
   const auto too_big = std::find_if(sizes.begin(), sizes.end(), [&](std::uint64_t bytes) {
     return !fits_in_memory(c, bytes, options, limits) || !fits_in_one_call(c, bytes, options, limits);
   });
@@ -73,7 +88,8 @@ std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& option
 }
 
 Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Placement p,
-               const SweepOptions& o, int nranks) {
+               const SweepOptions& o, const GroupLayout& layout) {
+  const int nranks = static_cast<int>(layout.largest_group());
   Case k;
   k.setting_index = setting_index;
   k.collective = c;
@@ -83,19 +99,56 @@ Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Pla
   k.op = o.op;
   k.root = traits_of(c).rooted ? o.root : -1;
   k.placement = p;
+  k.group = layout.spec;
   return k;
+}
+
+std::vector<int> nodes_of(const PlanLimits& limits) {
+  if (static_cast<int>(limits.node_of_rank.size()) == limits.nranks) return limits.node_of_rank;
+  std::vector<int> nodes;
+  for (int r = 0; r < limits.nranks; ++r) nodes.push_back(r / std::max(1, limits.ranks_per_host));
+  return nodes;
+}
+
+// Every spec's groups, each of two ranks or more: a group of one rank would measure a local copy.
+std::vector<GroupLayout> layouts_of(const SweepOptions& options, const PlanLimits& limits) {
+  std::vector<GroupLayout> layouts;
+  const std::vector<int> nodes = nodes_of(limits);
+  for (const GroupSpec& spec : options.groups) {
+    GroupLayout layout = layout_groups(spec, nodes);
+    if (!spec.is_world())
+      for (const RankGroup& g : layout.groups)
+        if (g.ranks.size() < 2)
+          throw InputError("--groups '" + spec.name() + "': rank " + std::to_string(g.ranks.front()) +
+                           " is a group of one rank (" + std::to_string(layout.groups.size()) +
+                           " groups of " + std::to_string(limits.nranks) + " ranks); a collective needs two");
+    for (const RankGroup& g : layout.groups)
+      if (options.root >= static_cast<int>(g.ranks.size()))
+        throw InputError("root (-r / root) " + std::to_string(options.root) +
+                         " is not a rank of every group of '" + spec.name() + "' (the smallest has " +
+                         std::to_string(g.ranks.size()) + ")");
+    layouts.push_back(std::move(layout));
+  }
+  return layouts;
 }
 
 }  // namespace
 
+const GroupLayout& Plan::layout_of(const GroupSpec& spec) const {
+  for (const GroupLayout& layout : groups)
+    if (layout.spec == spec) return layout;
+  throw std::out_of_range("plan has no group spec " + spec.name());
+}
+
 Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings, const PlanLimits& limits) {
   validate_options(options, limits);
-  Plan plan{options, settings, {}, limits.nranks, {}};
+  Plan plan{options, settings, {}, limits.nranks, {}, layouts_of(options, limits)};
   if (plan.options.check)
     if (const auto inexact = inexact_check(options.dtype, options.op, limits.nranks)) {
       plan.options.check = false;
       plan.warnings.push_back(*inexact);
     }
+  plan.warnings.insert(plan.warnings.end(), options.notes.begin(), options.notes.end());
   if (!options.left_out_settings.empty()) {
     std::string names;
     for (const auto& name : options.left_out_settings) names += (names.empty() ? "" : ", ") + name;
@@ -111,16 +164,18 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
   const std::size_t size_warnings = plan.warnings.size();
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;
   for (Collective c : options.collectives)
-    sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.warnings));
-  // Setting-major order: a setting's cases run together, in one process where isolation needs it.
+    sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.groups, plan.warnings));
+  // Setting-major order: a setting's cases run together, in one process where isolation needs it;
+  // then by group spec, as a job's communicators are made once.
   for (std::size_t s = 0; s < settings.size(); ++s)
-    for (std::size_t ci = 0; ci < options.collectives.size(); ++ci) {
-      const Collective c = options.collectives[ci];
-      if (!settings[s].applies_to(c)) continue;
-      for (std::uint64_t bytes : sizes_by_collective[ci])
-        for (Placement p : options.placements)
-          plan.cases.push_back(make_case(s, c, bytes, p, options, limits.nranks));
-    }
+    for (const GroupLayout& layout : plan.groups)
+      for (std::size_t ci = 0; ci < options.collectives.size(); ++ci) {
+        const Collective c = options.collectives[ci];
+        if (!settings[s].applies_to(c)) continue;
+        for (std::uint64_t bytes : sizes_by_collective[ci])
+          for (Placement p : options.placements)
+            plan.cases.push_back(make_case(s, c, bytes, p, options, layout));
+      }
   for (std::size_t i = 0; i < plan.cases.size(); ++i) plan.cases[i].index = i;
   require_cases(plan, size_warnings);
   return plan;

@@ -25,6 +25,8 @@ void validate_sweep_options(const SweepOptions& options) {
   require_once_each(options.collectives, "collectives (--collectives / collectives)");
   if (options.placements.empty()) throw InputError("no placements (in-place / out-of-place) to run");
   require_once_each(options.placements, "placements (--placement / placements)");
+  if (options.groups.empty()) throw InputError("no group spec to run (--groups / groups)");
+  require_once_each(options.groups, "group specs (--groups / groups)");
   if (options.root < 0) throw InputError("root (-r / root) must be a rank, 0 or more");
   if (options.repeat < 1 || options.repeat > kMaxRepeat)
     throw InputError("--repeat must be from 1 to " + std::to_string(kMaxRepeat) + " runs");

@@ -11,6 +11,7 @@
 #include "core/types.hpp"
 #include "measure/decision.hpp"
 #include "measure/stopping_rule.hpp"
+#include "plan/groups.hpp"
 #include "plan/setting.hpp"
 #include "plan/sizes.hpp"
 
@@ -38,6 +39,8 @@ struct SweepOptions {
   ReduceOp op = ReduceOp::Sum;
   int root = 0;
   std::vector<Placement> placements{Placement::OutOfPlace, Placement::InPlace};
+  // --groups or the config's "groups": the communicators each case runs on, all at once.
+  std::vector<GroupSpec> groups{GroupSpec{}};
   bool check = true;
   StoppingRule stopping;
   std::vector<std::string> only_settings;  // --setting filter; empty: all
@@ -48,6 +51,8 @@ struct SweepOptions {
   // Settings of the config left out because they run only on collectives this sweep does not
   // measure (a preset narrowed with --collectives); the plan says so.
   std::vector<std::string> left_out_settings;
+  // What the plan says once besides (which of --groups and NCCL_TESTS_SPLIT is used).
+  std::vector<std::string> notes{};
 };
 
 inline constexpr std::size_t kMaxRepeat = 100;
@@ -64,6 +69,7 @@ struct SweepConfig {
   std::string description;
   SweepOptions options;
   std::vector<Setting> settings;
+  bool groups_given = false;  // the config names its group specs ("groups")
 };
 
 }  // namespace commtune

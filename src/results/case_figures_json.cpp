@@ -13,10 +13,29 @@
 #include "measure/sampler.hpp"
 #include "plan/case_json.hpp"
 #include "results/arrivals_json.hpp"
+#include "results/results_json.hpp"
 
 namespace commtune {
 
 using nlohmann::json;
+
+namespace {
+
+json groups_json(const CaseGroups& groups) {
+  json members = json::array();
+  for (const GroupFigure& g : groups.groups)
+    members.push_back({{"ranks", g.ranks},
+                       {"nodes", g.nodes},
+                       {"time_us", to_json(g.time_us)},
+                       {"algbw_gbps", g.algbw_gbps},
+                       {"busbw_gbps", g.busbw_gbps}});
+  return {{"shape", groups.shape},
+          {"slowest", groups.slowest},
+          {"busbw_sum_gbps", groups.busbw_sum_gbps},
+          {"members", members}};
+}
+
+}  // namespace
 
 // Fields a backend may add to a measured case; absent when they do not apply, so a results file
 // without them reads (and writes) exactly as before.
@@ -28,6 +47,7 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (r.raced_out) j["raced_out"] = json{{"round", r.raced_out->round}, {"reason", r.raced_out->reason}};
   if (r.arrivals) j["arrivals"] = to_json(*r.arrivals);
   if (!r.cpu_share.empty()) j["cpu_share"] = r.cpu_share;
+  if (r.groups) j["groups"] = groups_json(*r.groups);
   if (!r.nccl_tests) return;
   j["nccl_tests_us"] = r.nccl_tests->time_us;
   j["nccl_tests_algbw_gbps"] = r.nccl_tests->algbw_gbps;
@@ -124,6 +144,62 @@ void read_cpu_share(const json& j, const std::string& where, CaseResult& r) {
     r.cpu_share.push_back(number_in(list[i], path + "[" + std::to_string(i) + "]", 0, 1));
 }
 
+constexpr std::int64_t kMaxGroupRank = 1 << 24;
+constexpr double kMaxGroupGbps = 1e12;  // far above any link, short of infinity
+
+std::vector<int> rank_list_at(const json& j, const char* key, const std::string& where) {
+  const std::string path = member_path(where, key);
+  const json& list = list_at(required_field(j, key, where), path);
+  if (list.empty()) bad_value(path, "a non-empty list", list);
+  std::vector<int> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    out.push_back(
+        static_cast<int>(integer_in(list[i], path + "[" + std::to_string(i) + "]", 0, kMaxGroupRank)));
+    if (i > 0 && out[i] <= out[i - 1]) bad_value(path, "a list in ascending order, each once", list);
+  }
+  return out;
+}
+
+GroupFigure group_figure_at(const json& j, const std::string& where) {
+  if (!j.is_object()) bad_value(where, "an object {ranks, nodes, time_us, algbw_gbps, busbw_gbps}", j);
+  GroupFigure g{
+      .ranks = rank_list_at(j, "ranks", where),
+      .nodes = rank_list_at(j, "nodes", where),
+      .time_us = stats_from_json(required_field(j, "time_us", where), member_path(where, "time_us"))};
+  g.algbw_gbps =
+      number_in(required_field(j, "algbw_gbps", where), member_path(where, "algbw_gbps"), 0, kMaxGroupGbps);
+  g.busbw_gbps =
+      number_in(required_field(j, "busbw_gbps", where), member_path(where, "busbw_gbps"), 0, kMaxGroupGbps);
+  return g;
+}
+
+// A grouped case: its spec ("group") and every group's figures, no rank in two groups.
+void read_groups(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("groups")) return;
+  const std::string path = member_path(where, "groups");
+  if (r.spec.group.is_world()) throw InputError(path + ": a case with groups names its \"group\" spec");
+  const json& g = j["groups"];
+  if (!g.is_object()) bad_value(path, "an object {shape, slowest, busbw_sum_gbps, members}", g);
+  CaseGroups out{.shape = field_as<std::string>(g, "shape", path)};
+  const json& members = list_at(required_field(g, "members", path), member_path(path, "members"));
+  std::vector<int> seen;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    out.groups.push_back(
+        group_figure_at(members[i], member_path(path, "members") + "[" + std::to_string(i) + "]"));
+    seen.insert(seen.end(), out.groups.back().ranks.begin(), out.groups.back().ranks.end());
+  }
+  std::sort(seen.begin(), seen.end());
+  if (out.groups.empty() || std::adjacent_find(seen.begin(), seen.end()) != seen.end())
+    throw InputError(member_path(path, "members") + ": one group or more, no rank in two of them");
+  out.slowest =
+      static_cast<std::size_t>(integer_in(required_field(g, "slowest", path), member_path(path, "slowest"), 0,
+                                          static_cast<std::int64_t>(out.groups.size()) - 1));
+  out.busbw_sum_gbps =
+      number_in(required_field(g, "busbw_sum_gbps", path), member_path(path, "busbw_sum_gbps"), 0,
+                kMaxGroupGbps * static_cast<double>(out.groups.size()));
+  r.groups = std::move(out);
+}
+
 }  // namespace
 
 void read_optional_figures(const json& j, const std::string& where, CaseResult& r) {
@@ -135,6 +211,7 @@ void read_optional_figures(const json& j, const std::string& where, CaseResult& 
   read_run_medians(j, where, r);
   read_arrivals(j, where, r);
   read_cpu_share(j, where, r);
+  read_groups(j, where, r);
   if (!j.contains("nccl_tests_us")) {
     if (j.contains("nccl_tests_run_us"))
       throw InputError(member_path(where, "nccl_tests_run_us") + ": without nccl_tests_us");

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/collective_traits.hpp"
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "core/name_table.hpp"
@@ -87,6 +88,36 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   }
   if (const std::vector<double> share = run.cpu_share(); share.size() == static_cast<std::size_t>(nranks))
     r.cpu_share = share;
+  return r;
+}
+
+CaseResult grouped_case(const Case& spec, const std::string& setting, const GroupLayout& layout,
+                        const std::vector<std::vector<double>>& group_seconds, const SampleRun& run,
+                        std::int64_t wrong) {
+  CaseGroups groups{.shape = layout.shape(), .groups = {}, .slowest = 0, .busbw_sum_gbps = 0};
+  for (std::size_t g = 0; g < layout.groups.size(); ++g) {
+    const RankGroup& members = layout.groups[g];
+    const int nranks = static_cast<int>(members.ranks.size());
+    std::vector<double> micros;
+    for (double s : group_seconds.at(g)) micros.push_back(s * 1e6);
+    GroupFigure figure{
+        .ranks = members.ranks, .nodes = members.nodes, .time_us = summarize(std::move(micros))};
+    const double median_s = figure.time_us.median * 1e-6;
+    figure.algbw_gbps = algorithm_bandwidth_gbps(spec.bytes, median_s);
+    figure.busbw_gbps = bus_bandwidth_gbps(spec.collective, spec.bytes, median_s, nranks);
+    groups.busbw_sum_gbps += figure.busbw_gbps;
+    if (figure.time_us.median > (g == 0 ? -1.0 : groups.groups[groups.slowest].time_us.median))
+      groups.slowest = g;
+    groups.groups.push_back(std::move(figure));
+  }
+  const int slowest_ranks = static_cast<int>(layout.groups.at(groups.slowest).ranks.size());
+  Case slowest_spec = spec;  // the count of the slowest group's ranks (uneven groups differ)
+  slowest_spec.count = buffer_counts(spec.collective, spec.bytes, spec.dtype, slowest_ranks).count;
+  CaseResult r = measured_case(slowest_spec, setting, slowest_ranks, group_seconds[groups.slowest],
+                               run.pipelined_seconds, wrong);
+  r.sample_unit = run.unit;
+  if (run.unit == SampleUnit::Block) r.sample_block = run.block;
+  r.groups = std::move(groups);
   return r;
 }
 

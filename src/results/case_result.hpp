@@ -40,6 +40,21 @@ struct RacedOut {
   std::string reason;     // never empty
 };
 
+// One group of a case run on several communicators at once (--groups): its members and figures.
+struct GroupFigure {
+  std::vector<int> ranks;  // job ranks
+  std::vector<int> nodes;  // node numbers, in order of each node's first rank (provenance.layout)
+  SampleStats time_us;     // per-iteration time, max over the group's ranks
+  double algbw_gbps = 0, busbw_gbps = 0;  // from the median, with the group's ranks
+};
+
+struct CaseGroups {
+  std::string shape;                // "4x2x1": groups x ranks per group x nodes per group
+  std::vector<GroupFigure> groups;  // in ascending color, as the layout has them
+  std::size_t slowest = 0;          // the group whose figures are the case's: the job waits for it
+  double busbw_sum_gbps = 0;        // the groups' busbw added up: what the shared links carried
+};
+
 struct CaseResult {
   Case spec;
   std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
@@ -72,6 +87,9 @@ struct CaseResult {
   // Each rank's share of the CPU over the timed loops (MPI host backend, rank 0; index = rank),
   // for the straggler finding; empty when not measured. In memory only (the mean over pooled runs).
   std::vector<double> cpu_share;
+  // A case of a group spec other than world: every group's figures; the case's own figures above
+  // are the slowest group's.
+  std::optional<CaseGroups> groups;
 
   bool measured() const { return status == CaseStatus::Ok || status == CaseStatus::WrongData; }
 };
@@ -87,6 +105,13 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
 // figure.
 CaseResult measured_case(const Case& spec, const std::string& setting, int nranks, const SampleRun& run,
                          std::int64_t wrong);
+
+// A case run by every group of `layout` at once: `group_seconds[g]` is group g's per-iteration
+// seconds (max over its ranks), in the layout's order. The case's figures are those of the group
+// with the longest median; `run` gives the sampling's unit and pipelined time.
+CaseResult grouped_case(const Case& spec, const std::string& setting, const GroupLayout& layout,
+                        const std::vector<std::vector<double>>& group_seconds, const SampleRun& run,
+                        std::int64_t wrong);
 
 LoopFigure loop_figure(const Case& spec, int nranks, double seconds_per_iteration);
 

@@ -1,10 +1,12 @@
 #include "backend/mpi/mpi_backend.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <numeric>
 
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
+#include "backend/mpi/mpi_groups.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
 #include "measure/cpu_clock.hpp"
@@ -16,8 +18,9 @@ namespace {
 
 class MpiBatchTimer : public BatchTimer {
  public:
-  MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced)
-      : collective_(collective), control_(control), paced_(paced) {}
+  // `groups`: where the case runs on several communicators at once, their tally (else null).
+  MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, GroupTally* groups = nullptr)
+      : collective_(collective), control_(control), paced_(paced), groups_(groups) {}
 
   BatchTimes time_batch(std::size_t iterations) override {
     std::vector<double> inside;
@@ -25,6 +28,7 @@ class MpiBatchTimer : public BatchTimer {
     std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
     BatchTimes out{};
     if (!paced_) gather_rank_figures(inside, loop, out);
+    if (groups_) groups_->add(durations, control_);
     MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX,
                   control_);
     out.samples = std::move(durations);
@@ -109,30 +113,53 @@ class MpiBatchTimer : public BatchTimer {
   HostCollective& collective_;
   MPI_Comm control_;
   bool paced_;
+  GroupTally* groups_;
 };
 
 class MpiSettingSession : public SettingSession {
  public:
-  MpiSettingSession(MPI_Comm measured, MPI_Comm control) : measured_(measured), control_(control) {
+  MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups)
+      : measured_(measured), control_(control), groups_(std::move(groups)) {
     MPI_Comm_size(measured_, &nranks_);
   }
-  ~MpiSettingSession() override { MPI_Comm_free(&measured_); }
+  ~MpiSettingSession() override {
+    MPI_Comm_free(&measured_);
+    for (GroupComm& g : groups_) MPI_Comm_free(&g.comm);
+  }
 
   CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override {
-    HostCollective collective(c, measured_);
+    const GroupComm* group = group_of(c.group);
+    HostCollective collective(c, group ? group->comm : measured_);
     std::int64_t wrong = -1;
     if (options.check) {
       wrong = collective.run_and_check();
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, control_);
     }
-    MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted);
+    if (!group) {
+      MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted);
+      return measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong);
+    }
+    // Every group starts each batch (each paced sample) from one barrier of the whole job.
+    GroupTally tally(group->layout);
+    MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted, &tally);
     const SampleRun run = sample_until_stable(timer, options.stopping);
-    return measured_case(c, setting.name, nranks_, run, wrong);
+    int rank = 0;
+    MPI_Comm_rank(control_, &rank);
+    if (rank != 0) return measured_case(c, setting.name, nranks_, run, wrong);
+    return grouped_case(c, setting.name, group->layout, tally.seconds(), run, wrong);
   }
 
  private:
+  const GroupComm* group_of(const GroupSpec& spec) const {
+    if (spec.is_world()) return nullptr;
+    for (const GroupComm& g : groups_)
+      if (g.layout.spec == spec) return &g;
+    throw BackendError("no communicator was made for group spec '" + spec.name() + "'");
+  }
+
   MPI_Comm measured_;
   MPI_Comm control_;
+  std::vector<GroupComm> groups_;
   int nranks_ = 1;
 };
 
@@ -204,7 +231,8 @@ PlanLimits MpiBackend::limits() const {
   MPI_Allreduce(MPI_IN_PLACE, &local_size, 1, MPI_INT, MPI_MAX, control_);
   MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, control_);
   // MPI counts are int: larger calls would need derived datatypes, which would time something else.
-  return PlanLimits{environment_.size(), local_size, memory, static_cast<std::uint64_t>(INT_MAX)};
+  return PlanLimits{environment_.size(), local_size, memory, static_cast<std::uint64_t>(INT_MAX),
+                    node_of_each_rank(control_)};
 }
 
 nlohmann::json MpiBackend::provenance() const {
@@ -226,14 +254,23 @@ void MpiBackend::validate(const Setting& setting, const SweepOptions& options) c
   }
 }
 
-std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const SweepOptions&) {
+std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const SweepOptions& options) {
+  const std::vector<int> nodes = node_of_each_rank(control_);
   const auto previous = apply_knobs(setting);
   MPI_Comm measured = MPI_COMM_NULL;
   const int code = MPI_Comm_dup(MPI_COMM_WORLD, &measured);
+  std::vector<GroupComm> groups;
+  try {
+    if (code == MPI_SUCCESS) groups = split_groups(options, nodes);
+  } catch (const SettingError&) {
+    restore_knobs(previous);
+    MPI_Comm_free(&measured);
+    throw;
+  }
   restore_knobs(previous);
   if (code != MPI_SUCCESS) throw SettingError("MPI_Comm_dup failed: " + mpi_error_text(code));
   MPI_Comm_set_errhandler(measured, MPI_ERRORS_RETURN);
-  return std::make_unique<MpiSettingSession>(measured, control_);
+  return std::make_unique<MpiSettingSession>(measured, control_, std::move(groups));
 }
 
 }  // namespace commtune
