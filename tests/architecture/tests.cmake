@@ -27,3 +27,14 @@ add_test(NAME architecture_size_rule
 add_test(NAME architecture_size_rule_can_fail
   COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/size_rule.py --self-test)
 set_tests_properties(architecture_size_rule architecture_size_rule_can_fail PROPERTIES LABELS unit TIMEOUT 60)
+
+# The "A new backend" recipe: a test backend (BackendKind::Loopback) added to a scratch copy of the
+# tree refuses to build in exactly the files the recipe names, and builds once it has their rows and
+# cases (-fsyntax-only with this build's compile_commands.json; about half a minute on two cores).
+add_test(NAME architecture_backend_recipe
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backend_recipe.py
+    --root ${PROJECT_SOURCE_DIR} --build ${PROJECT_BINARY_DIR})
+set_tests_properties(architecture_backend_recipe PROPERTIES LABELS unit TIMEOUT 240 SKIP_RETURN_CODE 77)
+add_test(NAME architecture_backend_recipe_can_fail
+  COMMAND ${COMMTUNE_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/backend_recipe_test.py)
+set_tests_properties(architecture_backend_recipe_can_fail PROPERTIES LABELS unit TIMEOUT 60)
