@@ -96,10 +96,11 @@ std::vector<Setting> settings_at(const json& document, const std::string& origin
 }
 
 using DocumentCaseKey =
-    std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
+    std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, std::string>;
 
 // Cases must name a listed setting, agree on the rank count (the communicator's; provenance.layout
-// counts the supervising processes), and each be measured once.
+// counts the supervising processes; a case of another group spec than world counts its slowest
+// group's ranks), and each be measured once.
 class CaseChecks {
  public:
   explicit CaseChecks(const std::vector<Setting>& settings) {
@@ -110,12 +111,19 @@ class CaseChecks {
     if (!names_.count(r.setting))
       throw InputError(member_path(where, "setting") + ": " + quote_text(r.setting) +
                        " is not one of the file's settings");
-    if (nranks_ == 0) nranks_ = r.nranks;
-    if (r.nranks != nranks_)
+    if (!r.spec.group.is_world()) {
+      if (r.groups && r.nranks != static_cast<int>(r.groups->groups[r.groups->slowest].ranks.size()))
+        throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) +
+                         " ranks, but its slowest group has " +
+                         std::to_string(r.groups->groups[r.groups->slowest].ranks.size()));
+    } else if (nranks_ == 0) {
+      nranks_ = r.nranks;
+    }
+    if (r.spec.group.is_world() && r.nranks != nranks_)
       throw InputError(member_path(where, "nranks") + ": " + std::to_string(r.nranks) +
-                       " ranks, but cases[0] had " + std::to_string(nranks_));
-    const DocumentCaseKey key{r.setting, r.spec.collective, r.spec.bytes,    r.spec.dtype,
-                              r.spec.op, r.spec.root,       r.spec.placement};
+                       " ranks, but the first case of the world had " + std::to_string(nranks_));
+    const DocumentCaseKey key{r.setting, r.spec.collective, r.spec.bytes,     r.spec.dtype,
+                              r.spec.op, r.spec.root,       r.spec.placement, r.spec.group.name()};
     const auto [it, inserted] = seen_.emplace(key, index);
     if (!inserted) throw InputError(where + ": the same case as cases[" + std::to_string(it->second) + "]");
   }

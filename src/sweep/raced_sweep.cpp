@@ -133,8 +133,6 @@ class Race {
     return run_.with_plan(plan).stopping_also([budget] { return budget.sweep_spent(); });
   }
 
-  static SizeKey key_of(const Case& c) { return SizeKey{c.collective, c.bytes}; }
-
   bool racing(const Case& c) const {
     const auto it = alive_.find(key_of(c));
     return it != alive_.end() &&
@@ -217,15 +215,14 @@ class Race {
 
   std::size_t round_count_of(const ResultsDocument& doc, const std::string& name, const SizeKey& key) const {
     for (const CaseResult& r : doc.cases)
-      if (r.setting == name && SizeKey{r.spec.collective, r.spec.bytes} == key)
-        return rounds_.at(r.spec.index).size();
+      if (r.setting == name && key_of(r.spec) == key) return rounds_.at(r.spec.index).size();
     return 1;
   }
 
   void finish(const ResultsDocument& doc, const std::string& name, const SizeKey& key,
               const std::optional<RacedOut>& mark) {
     for (const CaseResult& r : doc.cases) {
-      if (r.setting != name || !(SizeKey{r.spec.collective, r.spec.bytes} == key)) continue;
+      if (r.setting != name || !(key_of(r.spec) == key)) continue;
       CaseResult out = r;
       out.raced_out = mark;
       emit(out);

@@ -15,6 +15,8 @@ std::string failure_reason(const CaseResult& r) {
 
 }  // namespace
 
+SizeKey key_of(const Case& c) { return SizeKey{c.collective, c.bytes, c.group.name()}; }
+
 const CaseResult* case_in_placement(const std::vector<const CaseResult*>& cases, Placement p) {
   for (const CaseResult* c : cases)
     if (c->spec.placement == p) return c;
@@ -23,7 +25,7 @@ const CaseResult* case_in_placement(const std::vector<const CaseResult*>& cases,
 
 CaseIndex::CaseIndex(const ResultsDocument& results) {
   for (const auto& r : results.cases) {
-    cases_[{r.setting, SizeKey{r.spec.collective, r.spec.bytes}}].push_back(&r);
+    cases_[{r.setting, key_of(r.spec)}].push_back(&r);
     if (std::find(setting_order_.begin(), setting_order_.end(), r.setting) == setting_order_.end())
       setting_order_.push_back(r.setting);
     if (r.status != CaseStatus::Ok && !disqualified_.count(r.setting))
@@ -41,11 +43,18 @@ const std::vector<const CaseResult*>& CaseIndex::cases(const std::string& settin
 std::vector<SizeKey> CaseIndex::default_sizes() const {
   std::vector<SizeKey> keys;
   for (const auto& [id, results] : cases_)
-    if (id.first == kDefaultSettingName &&
+    if (id.first == kDefaultSettingName && id.second.group == "world" &&
         std::all_of(results.begin(), results.end(),
                     [](const CaseResult* r) { return r->status == CaseStatus::Ok; }))
       keys.push_back(id.second);
   return keys;
+}
+
+std::size_t CaseIndex::grouped_sizes() const {
+  std::size_t n = 0;
+  for (const auto& [id, results] : cases_)
+    if (id.first == kDefaultSettingName && id.second.group != "world") ++n;
+  return n;
 }
 
 std::vector<std::string> CaseIndex::candidates(const SizeKey& key) const {

@@ -15,8 +15,11 @@ namespace commtune {
 struct SizeKey {
   Collective collective;
   std::uint64_t bytes;
+  std::string group = "world";  // the case's group spec (GroupSpec::name()): its communicators
   auto operator<=>(const SizeKey&) const = default;
 };
+
+SizeKey key_of(const Case& c);
 
 // The case of `p` among one setting's cases at one size; null when that placement was not measured.
 const CaseResult* case_in_placement(const std::vector<const CaseResult*>& cases, Placement p);
@@ -28,7 +31,10 @@ class CaseIndex {
   // Every placement's case of `setting` at `key`; empty when not measured.
   const std::vector<const CaseResult*>& cases(const std::string& setting, const SizeKey& key) const;
   // Sizes the default measured (ok), in order of collective then size.
+  // (World communicator only: the tuning per group shape is not built yet; see grouped_sizes.)
   std::vector<SizeKey> default_sizes() const;
+  // How many sizes the default measured on group specs other than world (--groups).
+  std::size_t grouped_sizes() const;
   // Settings with a case at `key`, in results order, the default excluded.
   std::vector<std::string> candidates(const SizeKey& key) const;
   // setting -> the first reason it can never be recommended.

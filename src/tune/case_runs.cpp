@@ -56,7 +56,10 @@ std::string_view name_of(TimeBasis basis) {
 
 CompareKey compare_key(const CaseResult& r) {
   const ReduceOp op = traits_of(r.spec.collective).reduces ? r.spec.op : ReduceOp::Sum;
-  return {r.setting, r.spec.collective, r.spec.bytes, r.spec.placement, r.spec.dtype, op, r.nranks};
+  // A case of another group spec than world is its own series: named "SETTING [SPEC]".
+  const std::string setting =
+      r.spec.group.is_world() ? r.setting : r.setting + " [" + r.spec.group.name() + "]";
+  return {setting, r.spec.collective, r.spec.bytes, r.spec.placement, r.spec.dtype, op, r.nranks};
 }
 
 std::string describe(const CompareKey& k) {

@@ -153,6 +153,10 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options,
   }
   note_unrecorded_choices(sweep, rec);
   note_racing_margin(sweep, options.decision, rec);
+  if (const std::size_t grouped = index.grouped_sizes(); grouped > 0)
+    rec.notes.push_back(std::to_string(grouped) +
+                        " size(s) measured on group specs other than world (--groups) are not tuned yet: "
+                        "the decisions below hold for the world communicator");
   for (const SizeKey& key : index.default_sizes())
     rec.sizes.push_back(decide_size(index, confirm ? &*confirm : nullptr, key, options.decision));
   choose_job_settings(index, options, rec);

@@ -13,6 +13,34 @@
 namespace commtune {
 namespace {
 
+// A case of another group spec than world is its own series: "SETTING [SPEC]".
+std::string row_label(const CaseResult& r) {
+  return r.spec.group.is_world() ? r.setting : r.setting + " [" + r.spec.group.name() + "]";
+}
+
+// ", groups MOD 2: 2 groups x 2 ranks x 1 node ..." for a grouped section; nothing for world.
+std::string group_phrase(const CaseResult& r) {
+  if (!r.groups) return "";
+  const std::string& shape = r.groups->shape;
+  const std::size_t x1 = shape.find('x'), x2 = shape.find('x', x1 + 1);
+  return ", groups " + r.spec.group.name() + ": " + shape.substr(0, x1) + " groups x " +
+         shape.substr(x1 + 1, x2 - x1 - 1) + " ranks x " + shape.substr(x2 + 1) +
+         " node(s), all at once; time and busbw: the slowest group's, sum: every group's busbw added up";
+}
+
+// Each placement's sum of the groups' busbw, in the section's placement order.
+std::string group_sums(const std::vector<CaseResult>& row, const std::vector<Placement>& placements) {
+  std::string out;
+  for (Placement p : placements) {
+    const auto match =
+        std::find_if(row.begin(), row.end(), [&](const CaseResult& r) { return r.spec.placement == p; });
+    out += match != row.end() && match->groups && match->measured()
+               ? printf_string("  %9.3f", match->groups->busbw_sum_gbps)
+               : printf_string("  %9s", "--");
+  }
+  return out;
+}
+
 std::string knobs_text(const Setting& s) {
   if (s.knobs.empty()) return "nothing forced";
   std::string text;
@@ -91,7 +119,7 @@ void TableWriter::round_started(std::size_t round, std::size_t rounds, std::size
 
 void TableWriter::print_section_header(const CaseResult& first) {
   out_ << "#\n# setting " << first.setting << " (" << setting_descriptions_[first.setting] << "), "
-       << name_of(first.spec.collective) << "\n#\n";
+       << name_of(first.spec.collective) << group_phrase(first) << "\n#\n";
   std::string titles = printf_string("# %10s  %10s  %8s  %6s  %5s", "size", "count", "type", "redop", "root");
   std::string units = printf_string("# %10s  %10s  %8s  %6s  %5s", "(B)", "(elements)", "", "", "");
   std::string groups = printf_string("# %10s  %10s  %8s  %6s  %5s", "", "", "", "", "");
@@ -109,6 +137,11 @@ void TableWriter::print_section_header(const CaseResult& first) {
     const int width = 42 + (show_nccl_tests_ ? 11 : 0) + (ceiling_ ? 8 : 0);
     groups += printf_string("  %-*s", width, std::string(name_of(p)).c_str());
   }
+  if (first.groups)
+    for (Placement p : placements_) {
+      titles += printf_string("  %9s", p == Placement::InPlace ? "sum-ip" : "sum-oop");
+      units += printf_string("  %9s", "(GB/s)");
+    }
   show_choice_ = choice_settings_.count(first.setting) > 0;
   said_unrecorded_.clear();
   if (show_choice_) {
@@ -121,7 +154,7 @@ void TableWriter::print_section_header(const CaseResult& first) {
 void TableWriter::flush_row() {
   if (row_.empty()) return;
   const CaseResult& first = row_.front();
-  const std::pair<std::string, Collective> section{first.setting, first.spec.collective};
+  const std::pair<std::string, Collective> section{row_label(first), first.spec.collective};
   if (section_ != section) print_section_header(first);
   section_ = section;
   std::string line = printf_string(
@@ -142,6 +175,7 @@ void TableWriter::flush_row() {
                   : printf_string("  %6s", "--");
     if (match && !match->reason.empty()) notes.push_back(std::string(name_of(p)) + ": " + match->reason);
   }
+  if (first.groups) line += group_sums(row_, placements_);
   if (show_choice_) line += "  " + choice_cell(notes);
   out_ << line << "\n";
   for (const auto& n : notes) out_ << "#   ^ " << n << "\n";
@@ -171,15 +205,15 @@ std::string TableWriter::choice_cell(std::vector<std::string>& notes) {
 void TableWriter::note_peak(const CaseResult& r) {
   if (!r.measured() || !bandwidth_) return;
   for (auto& p : peaks_)
-    if (p.setting == r.setting && p.collective == r.spec.collective) {
-      if (r.busbw_gbps > p.busbw) p = {r.setting, r.spec.collective, r.busbw_gbps, r.spec.bytes};
+    if (p.setting == row_label(r) && p.collective == r.spec.collective) {
+      if (r.busbw_gbps > p.busbw) p = {row_label(r), r.spec.collective, r.busbw_gbps, r.spec.bytes};
       return;
     }
-  peaks_.push_back({r.setting, r.spec.collective, r.busbw_gbps, r.spec.bytes});
+  peaks_.push_back({row_label(r), r.spec.collective, r.busbw_gbps, r.spec.bytes});
 }
 
 void TableWriter::case_finished(const CaseResult& result) {
-  const RowKey key{result.setting, result.spec.collective, result.spec.bytes};
+  const RowKey key{row_label(result), result.spec.collective, result.spec.bytes};
   if (row_key_ && !(*row_key_ == key)) flush_row();
   row_key_ = key;
   row_.push_back(result);

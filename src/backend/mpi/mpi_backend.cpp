@@ -231,8 +231,11 @@ PlanLimits MpiBackend::limits() const {
   MPI_Allreduce(MPI_IN_PLACE, &local_size, 1, MPI_INT, MPI_MAX, control_);
   MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, control_);
   // MPI counts are int: larger calls would need derived datatypes, which would time something else.
-  return PlanLimits{environment_.size(), local_size, memory, static_cast<std::uint64_t>(INT_MAX),
-                    node_of_each_rank(control_)};
+  return PlanLimits{.nranks = environment_.size(),
+                    .ranks_per_host = local_size,
+                    .memory_bytes_per_host = memory,
+                    .max_count = static_cast<std::uint64_t>(INT_MAX),
+                    .node_of_rank = node_of_each_rank(control_)};
 }
 
 nlohmann::json MpiBackend::provenance() const {

@@ -129,10 +129,17 @@ CostModel NcclBackend::cost_model() const {
 }
 
 PlanLimits NcclBackend::limits() const {
-  return PlanLimits{layout_.nranks, layout_.ranks_per_device, device_memory_bytes_};
+  return PlanLimits{.nranks = layout_.nranks,
+                    .ranks_per_host = layout_.ranks_per_device,
+                    .memory_bytes_per_host = device_memory_bytes_};
 }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
+  for (const GroupSpec& spec : options.groups)
+    if (!spec.is_world())
+      throw InputError("--groups '" + spec.name() +
+                       "': the NCCL backend measures the world communicator only so far (groups run on the "
+                       "MPI backend: --backend mpi)");
   validate_nccl_setting(setting, options.collectives, run_.extra_knobs);
 }
 
