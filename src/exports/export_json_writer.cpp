@@ -22,17 +22,29 @@ json rows_json(const ExportPlan& plan) {
   return rows;
 }
 
+json rule_list(const std::vector<OmpiRule>& list) {
+  json items = json::array();
+  for (const auto& r : list)
+    items.push_back({{"min_bytes", r.min_bytes},
+                     {"algorithm", r.algorithm},
+                     {"fanout", r.fanout},
+                     {"segment_size", r.segment_size}});
+  return items;
+}
+
+json group_sections_json(const ExportPlan& plan) {
+  json out = json::array();
+  for (const OmpiSection& s : plan.ompi_group_rules)
+    out.push_back({{"collective", name_of(s.collective)},
+                   {"comm_size", s.comm_size},
+                   {"group", s.spec},
+                   {"rules", rule_list(s.rules)}});
+  return out;
+}
+
 json rules_json(const ExportPlan& plan) {
   json rules = json::object();
-  for (const auto& [c, list] : plan.ompi_rules) {
-    json items = json::array();
-    for (const auto& r : list)
-      items.push_back({{"min_bytes", r.min_bytes},
-                       {"algorithm", r.algorithm},
-                       {"fanout", r.fanout},
-                       {"segment_size", r.segment_size}});
-    rules[std::string(name_of(c))] = items;
-  }
+  for (const auto& [c, list] : plan.ompi_rules) rules[std::string(name_of(c))] = rule_list(list);
   return rules;
 }
 
@@ -44,17 +56,18 @@ void ExportJsonWriter::write(const ExportPlan& plan, std::ostream& out) const {
     env[e.name] = e.value;
     order.push_back(e.name);
   }
-  const json doc{{"kind", "commtune-export"},
-                 {"backend", name_of(plan.backend)},
-                 {"nranks", plan.nranks},
-                 {"nnodes", plan.nnodes},
-                 {"env", env},
-                 {"env_order", order},
-                 {"nccl_tuner", rows_json(plan)},
-                 {"ompi_rules", rules_json(plan)},
-                 {"summary", plan.summary},
-                 {"notes", plan.notes},
-                 {"warnings", plan.warnings}};
+  json doc{{"kind", "commtune-export"},
+           {"backend", name_of(plan.backend)},
+           {"nranks", plan.nranks},
+           {"nnodes", plan.nnodes},
+           {"env", env},
+           {"env_order", order},
+           {"nccl_tuner", rows_json(plan)},
+           {"ompi_rules", rules_json(plan)},
+           {"summary", plan.summary},
+           {"notes", plan.notes},
+           {"warnings", plan.warnings}};
+  if (!plan.ompi_group_rules.empty()) doc["ompi_group_rules"] = group_sections_json(plan);
   out << doc.dump(2) << "\n";
 }
 

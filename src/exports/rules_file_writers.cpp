@@ -1,5 +1,8 @@
 #include "exports/export_writer.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "knobs/ompi_algorithms.hpp"
 
 namespace commtune {
@@ -23,13 +26,33 @@ void NcclTunerCsvWriter::write(const ExportPlan& plan, std::ostream& out) const 
         << "," << r.channels << "," << r.nnodes << "," << r.nranks << ",-1,-1\n";
 }
 
+namespace {
+
+// Every collective's sections (the world's and each group size's), in increasing communicator
+// size, as Open MPI's reader wants them.
+std::map<Collective, std::vector<OmpiSection>> sections_of(const ExportPlan& plan) {
+  std::map<Collective, std::vector<OmpiSection>> out;
+  for (const auto& [c, rules] : plan.ompi_rules) out[c].push_back({c, plan.nranks, "world", rules});
+  for (const OmpiSection& s : plan.ompi_group_rules) out[s.collective].push_back(s);
+  for (auto& [c, sections] : out)
+    std::sort(sections.begin(), sections.end(),
+              [](const OmpiSection& a, const OmpiSection& b) { return a.comm_size < b.comm_size; });
+  return out;
+}
+
+}  // namespace
+
 // Open MPI's reader takes numbers only, so the file carries no comments.
 void OmpiRulesWriter::write(const ExportPlan& plan, std::ostream& out) const {
-  out << plan.ompi_rules.size() << "\n";
-  for (const auto& [c, rules] : plan.ompi_rules) {
-    out << ompi_collective_id(c) << "\n1\n" << plan.nranks << "\n" << rules.size() << "\n";
-    for (const auto& r : rules)
-      out << r.min_bytes << " " << r.algorithm << " " << r.fanout << " " << r.segment_size << "\n";
+  const auto sections = sections_of(plan);
+  out << sections.size() << "\n";
+  for (const auto& [c, list] : sections) {
+    out << ompi_collective_id(c) << "\n" << list.size() << "\n";
+    for (const OmpiSection& s : list) {
+      out << s.comm_size << "\n" << s.rules.size() << "\n";
+      for (const auto& r : s.rules)
+        out << r.min_bytes << " " << r.algorithm << " " << r.fanout << " " << r.segment_size << "\n";
+    }
   }
 }
 

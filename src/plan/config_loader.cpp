@@ -133,9 +133,8 @@ void apply_sweep(const json& sweep, SweepOptions& options, const std::string& wh
         unique_list_at<Placement>(sweep["placements"], path("placements"),
                                   [](const std::string& name) { return parse_placement(name); });
   if (sweep.contains("groups"))
-    options.groups = unique_list_at<GroupSpec>(sweep["groups"], path("groups"), [&](const std::string& name) {
-      return parse_group_spec(name, path("groups"));
-    });
+    options.groups = unique_list_at<GroupSpec>(
+        sweep["groups"], path("groups"), [&](const std::string& name) { return parse_group_spec(name, ""); });
   apply_stopping(sweep, options.stopping, where);
   if (sweep.contains("margin"))
     options.decision = decision_rule(number_in(sweep["margin"], path("margin"), 0, 1), path("margin"));

@@ -85,7 +85,7 @@ std::string_view op_name(SplitOp op) {
 }
 
 [[noreturn]] void bad_spec(std::string_view text, const std::string& input, const std::string& why) {
-  throw InputError(input + ": '" + std::string(text) + "' " + why +
+  throw InputError((input.empty() ? "" : input + ": ") + "'" + std::string(text) + "' " + why +
                    " (a group spec is world, intra-node, inter-node, or nccl-tests' split: AND, OR, MOD "
                    "or DIV and a value, e.g. 'MOD 8')");
 }
@@ -141,6 +141,13 @@ GroupSpec parse_group_spec(std::string_view text, const std::string& input) {
     return GroupSpec{.kind = GroupKind::Split, .op = o.op, .value = *value};
   }
   bad_spec(text, input, "is not a group spec");
+}
+
+std::string written_group_name(std::string_view text, const std::string& input) {
+  const std::string name = parse_group_spec(text, input).name();
+  if (name != text || name == "world")
+    throw InputError(input + ": a group spec other than world, as commtune writes it ('" + name + "')");
+  return name;
 }
 
 std::vector<GroupSpec> parse_group_specs(std::string_view text, const std::string& input) {

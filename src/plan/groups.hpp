@@ -38,9 +38,12 @@ inline std::string name_of(const GroupSpec& spec) { return spec.name(); }
 // nccl-tests' color of `rank` under `op value` (NCCL_TESTS_SPLIT, src/common.cu).
 std::uint32_t split_color(SplitOp op, std::uint32_t value, std::uint32_t rank);
 
-// One spec, as typed. Throws InputError naming `input` ("--groups", "c.json: groups") and the spec
-// for anything else, and for MOD 0 / DIV 0.
+// One spec, as typed. Throws InputError naming `input` ("--groups"; empty: the caller names it) and
+// the spec for anything else, and for MOD 0 / DIV 0.
 GroupSpec parse_group_spec(std::string_view text, const std::string& input);
+// A spec as commtune writes it in its files: its canonical name, other than world. Throws
+// InputError naming `input` otherwise.
+std::string written_group_name(std::string_view text, const std::string& input);
 // Comma-separated specs, each once ("world,intra-node,MOD 2").
 std::vector<GroupSpec> parse_group_specs(std::string_view text, const std::string& input);
 // The value of NCCL_TESTS_SPLIT_MASK (hex, as nccl-tests reads it: color = rank & value) as a spec.

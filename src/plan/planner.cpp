@@ -119,9 +119,10 @@ std::vector<GroupLayout> layouts_of(const SweepOptions& options, const PlanLimit
     if (!spec.is_world())
       for (const RankGroup& g : layout.groups)
         if (g.ranks.size() < 2)
-          throw InputError("--groups '" + spec.name() + "': rank " + std::to_string(g.ranks.front()) +
-                           " is a group of one rank (" + std::to_string(layout.groups.size()) +
-                           " groups of " + std::to_string(limits.nranks) + " ranks); a collective needs two");
+          throw InputError("group spec '" + spec.name() + "' (--groups / groups): rank " +
+                           std::to_string(g.ranks.front()) + " is a group of one rank (" +
+                           std::to_string(layout.groups.size()) + " groups of " +
+                           std::to_string(limits.nranks) + " ranks); a collective needs two");
     for (const RankGroup& g : layout.groups)
       if (options.root >= static_cast<int>(g.ranks.size()))
         throw InputError("root (-r / root) " + std::to_string(options.root) +

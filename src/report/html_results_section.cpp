@@ -1,6 +1,7 @@
 #include "report/html_sections.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -29,10 +30,12 @@ Placement drawn_placement(const ResultsDocument& doc) {
 }
 
 std::vector<const CaseResult*> measured_of(const ResultsDocument& doc, Collective collective,
-                                           Placement placement) {
+                                           const GroupSpec& group, Placement placement) {
   std::vector<const CaseResult*> out;
   for (const auto& c : doc.cases)
-    if (c.measured() && c.spec.collective == collective && c.spec.placement == placement) out.push_back(&c);
+    if (c.measured() && c.spec.collective == collective && c.spec.group == group &&
+        c.spec.placement == placement)
+      out.push_back(&c);
   std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->spec.bytes < b->spec.bytes; });
   return out;
 }
@@ -156,7 +159,23 @@ html::Table busbw_table(const std::vector<const CaseResult*>& cases, const std::
   return t;
 }
 
-std::string busbw_figure(const ResultsDocument& doc, const std::string& path, Collective collective,
+// What a figure shows: a collective on the world, or on the groups of another spec (--groups).
+struct FigureName {
+  std::string words;  // "allreduce", "allreduce on groups MOD 2"
+  std::string id;     // "allreduce", "allreduce-mod-2"
+};
+
+FigureName figure_name(Collective collective, const GroupSpec& group) {
+  FigureName name{std::string(name_of(collective)), std::string(name_of(collective))};
+  if (group.is_world()) return name;
+  name.words += " on groups " + group.name();
+  name.id += "-";
+  for (char c : group.name())
+    name.id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
+  return name;
+}
+
+std::string busbw_figure(const ResultsDocument& doc, const std::string& path, const FigureName& name,
                          const std::vector<const CaseResult*>& cases, const std::string& recommended) {
   const auto series = series_of(cases, setting_order(doc, cases), recommended, UINT64_MAX, busbw_point);
   const std::optional<Ceiling> ceiling = ceiling_from_provenance(doc.provenance);
@@ -164,20 +183,19 @@ std::string busbw_figure(const ResultsDocument& doc, const std::string& path, Co
   // The ceiling is drawn to scale unless far above every point (host memory against a slow
   // network): then it is named at the top, and the curves keep the plot's height.
   if (ceiling && ceiling->gbps <= kCeilingScaleFactor * e.y_hi) e.y_hi = std::max(e.y_hi, ceiling->gbps);
-  html::LinePlot plot{std::string(name_of(collective)) + ": busbw against size",
+  html::LinePlot plot{name.words + ": busbw against size",
                       "",
                       html::fitted_axis(html::Scale::Log2Bytes, e.x_lo, e.x_hi, "message size"),
                       html::fitted_axis(html::Scale::Linear, 0, e.y_hi * 1.05, "busbw (GB/s)"),
                       series,
                       {}};
   if (ceiling) plot.references.push_back({ceiling->gbps, ceiling_label(*ceiling, series)});
-  plot.description = "busbw of " + std::string(name_of(collective)) + " (" +
-                     std::string(name_of(cases.front()->spec.placement)) + ") from " +
-                     html::binary_size(e.x_lo) + " to " + html::binary_size(e.x_hi) + ", " +
+  plot.description = "busbw of " + name.words + " (" + std::string(name_of(cases.front()->spec.placement)) +
+                     ") from " + html::binary_size(e.x_lo) + " to " + html::binary_size(e.x_hi) + ", " +
                      std::to_string(series.size()) + " setting(s), shaded: p5-p95." + peak_words(series) +
                      (ceiling ? " " + plot.references.front().label + "." : "");
-  return html::render_figure({path + "-" + std::string(name_of(collective)) + "-busbw", plot.title,
-                              html::render_line_plot(plot), plot.description, busbw_table(cases, ceiling)});
+  return html::render_figure({path + "-" + name.id + "-busbw", plot.title, html::render_line_plot(plot),
+                              plot.description, busbw_table(cases, ceiling)});
 }
 
 html::Table latency_table(const std::vector<PlotSeries>& series) {
@@ -190,24 +208,23 @@ html::Table latency_table(const std::vector<PlotSeries>& series) {
   return t;
 }
 
-std::string latency_figure(const ResultsDocument& doc, const std::string& path, Collective collective,
+std::string latency_figure(const ResultsDocument& doc, const std::string& path, const FigureName& name,
                            const std::vector<const CaseResult*>& cases, const std::string& recommended) {
   const auto series =
       series_of(cases, setting_order(doc, cases), recommended, kLatencyPlotMaxBytes, latency_point);
   if (series.empty()) return "";
   const Extent e = extent_of(series);
   html::LinePlot plot{
-      std::string(name_of(collective)) + ": latency of the small sizes",
+      name.words + ": latency of the small sizes",
       "",
       html::fitted_axis(html::Scale::Log2Bytes, e.x_lo, std::max(e.x_hi, e.x_lo * 2), "message size"),
       html::fitted_axis(html::Scale::Log10, e.y_lo, e.y_hi, "time per iteration (us, median)"),
       series,
       {}};
-  plot.description = "median time of " + std::string(name_of(collective)) + " up to " +
-                     html::binary_size(e.x_hi) + " on log-log axes, shaded: p5-p95; " +
-                     std::to_string(series.size()) + " setting(s).";
-  return html::render_figure({path + "-" + std::string(name_of(collective)) + "-latency", plot.title,
-                              html::render_line_plot(plot), plot.description, latency_table(series)});
+  plot.description = "median time of " + name.words + " up to " + html::binary_size(e.x_hi) +
+                     " on log-log axes, shaded: p5-p95; " + std::to_string(series.size()) + " setting(s).";
+  return html::render_figure({path + "-" + name.id + "-latency", plot.title, html::render_line_plot(plot),
+                              plot.description, latency_table(series)});
 }
 
 std::string unmeasured_note(const ResultsDocument& doc) {
@@ -232,14 +249,15 @@ html::Section results_section(const ResultsDocument& doc, const std::string& pat
   // One rank moves nothing between ranks: its times are drawn, no bandwidth.
   const bool bandwidth = doc.cases.empty() || measures_bandwidth(doc.cases.front().nranks);
   if (!bandwidth) body += "<p class=\"note\">" + html::escape(one_rank_note(doc.backend)) + "</p>\n";
-  std::set<Collective> seen;
+  std::set<std::pair<Collective, std::string>> seen;  // plots per collective and group spec
   for (const auto& c : doc.cases) {
-    if (!seen.insert(c.spec.collective).second) continue;
-    const auto cases = measured_of(doc, c.spec.collective, placement);
+    if (!seen.insert({c.spec.collective, c.spec.group.name()}).second) continue;
+    const auto cases = measured_of(doc, c.spec.collective, c.spec.group, placement);
     if (cases.empty()) continue;
     const std::string recommended = recommended_for(recommendation, c.spec.collective);
-    if (bandwidth) body += busbw_figure(doc, path, c.spec.collective, cases, recommended);
-    body += latency_figure(doc, path, c.spec.collective, cases, recommended);
+    const FigureName name = figure_name(c.spec.collective, c.spec.group);
+    if (bandwidth) body += busbw_figure(doc, path, name, cases, recommended);
+    body += latency_figure(doc, path, name, cases, recommended);
   }
   return {"results-" + path, "Results: " + path + " (" + std::string(name_of(doc.backend)) + ")", body};
 }

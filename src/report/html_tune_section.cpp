@@ -1,6 +1,7 @@
 #include "report/html_sections.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "html/bar_chart.hpp"
@@ -110,18 +111,29 @@ std::string description(Collective collective, const std::vector<const SizeDecis
          "%; at the other sizes the default stays. Faint bars: not confirmed." + nccl_choice_words(sizes);
 }
 
+// " on groups MOD 2" for another group spec than world; the figure id's suffix likewise.
+std::string group_words(const std::string& group) { return group == "world" ? "" : " on groups " + group; }
+std::string group_id(const std::string& group) {
+  std::string id;
+  if (group == "world") return id;
+  for (char c : group)
+    id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
+  return "-" + id;
+}
+
 std::string collective_figure(const Recommendation& rec, const std::string& path, Collective collective,
-                              const std::vector<std::string>& winners) {
+                              const std::string& group, const std::vector<std::string>& winners) {
   std::vector<const SizeDecision*> sizes;
   for (const auto& d : rec.sizes)
-    if (d.collective == collective) sizes.push_back(&d);
-  html::BarChart chart{std::string(name_of(collective)) + ": which setting wins, per size",
-                       description(collective, sizes),
-                       {},
-                       {},
-                       1,
-                       {},
-                       {}};
+    if (d.collective == collective && d.group.spec == group) sizes.push_back(&d);
+  html::BarChart chart{
+      std::string(name_of(collective)) + group_words(group) + ": which setting wins, per size",
+      description(collective, sizes),
+      {},
+      {},
+      1,
+      {},
+      {}};
   double lo = 1e300, hi = 0, top = 0;
   for (const auto* d : sizes) {
     chart.bars.push_back(bar_of(*d, winners));
@@ -132,8 +144,9 @@ std::string collective_figure(const Recommendation& rec, const std::string& path
   chart.y = html::fitted_axis(html::Scale::Linear, 0, std::max(top * 1.1, 5.0), "time saved (%)");
   chart.legend.push_back({"default stays", "#999999", "", false, true});
   for (const auto& w : winners) chart.legend.push_back({w, colour_of(winners, w), "", false, true});
-  return html::render_figure({path + "-" + std::string(name_of(collective)) + "-tune", chart.title,
-                              html::render_bar_chart(chart), chart.description, size_table(sizes)});
+  return html::render_figure({path + "-" + std::string(name_of(collective)) + group_id(group) + "-tune",
+                              chart.title, html::render_bar_chart(chart), chart.description,
+                              size_table(sizes)});
 }
 
 std::string choices_table(const Recommendation& rec) {
@@ -169,9 +182,10 @@ html::Section tune_section(const Recommendation& rec, const std::string& path) {
                                         " interleaved round(s)"
                                   : "no confirmation round")) +
       ".</p>\n" + remarks(rec);
-  std::set<Collective> seen;
+  std::set<std::pair<Collective, std::string>> seen;
   for (const auto& d : rec.sizes)
-    if (seen.insert(d.collective).second) body += collective_figure(rec, path, d.collective, winners);
+    if (seen.insert({d.collective, d.group.spec}).second)
+      body += collective_figure(rec, path, d.collective, d.group.spec, winners);
   body += choices_table(rec);
   return {"tune-" + path, "Tuner: " + path, body};
 }

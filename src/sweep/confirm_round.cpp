@@ -45,7 +45,7 @@ bool measures(const Finalists& f, const std::string& setting) {
 // setting with none left is not opened). A round measures its cases once: it is not raced.
 Plan round_plan(const Plan& sweep, const std::vector<std::string>& order,
                 const std::vector<Finalists>& finalists) {
-  Plan plan{sweep.options, {}, {}, sweep.nranks, {}};
+  Plan plan{sweep.options, {}, {}, sweep.nranks, {}, sweep.groups};
   plan.options.race.enabled = false;
   for (const std::string& name : order) {
     const auto original = setting_index(sweep, name);
@@ -53,9 +53,8 @@ Plan round_plan(const Plan& sweep, const std::vector<std::string>& order,
     std::vector<Case> wanted;
     for (const Case& c : sweep.cases)
       if (c.setting_index == *original &&
-          std::any_of(finalists.begin(), finalists.end(), [&](const Finalists& f) {
-            return f.key.collective == c.collective && f.key.bytes == c.bytes && measures(f, name);
-          }))
+          std::any_of(finalists.begin(), finalists.end(),
+                      [&](const Finalists& f) { return f.key == key_of(c) && measures(f, name); }))
         wanted.push_back(c);
     if (wanted.empty()) continue;
     plan.settings.push_back(sweep.settings[*original]);

@@ -43,18 +43,11 @@ const std::vector<const CaseResult*>& CaseIndex::cases(const std::string& settin
 std::vector<SizeKey> CaseIndex::default_sizes() const {
   std::vector<SizeKey> keys;
   for (const auto& [id, results] : cases_)
-    if (id.first == kDefaultSettingName && id.second.group == "world" &&
+    if (id.first == kDefaultSettingName &&
         std::all_of(results.begin(), results.end(),
                     [](const CaseResult* r) { return r->status == CaseStatus::Ok; }))
       keys.push_back(id.second);
   return keys;
-}
-
-std::size_t CaseIndex::grouped_sizes() const {
-  std::size_t n = 0;
-  for (const auto& [id, results] : cases_)
-    if (id.first == kDefaultSettingName && id.second.group != "world") ++n;
-  return n;
 }
 
 std::vector<std::string> CaseIndex::candidates(const SizeKey& key) const {

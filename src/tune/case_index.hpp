@@ -31,10 +31,8 @@ class CaseIndex {
   // Every placement's case of `setting` at `key`; empty when not measured.
   const std::vector<const CaseResult*>& cases(const std::string& setting, const SizeKey& key) const;
   // Sizes the default measured (ok), in order of collective then size.
-  // (World communicator only: the tuning per group shape is not built yet; see grouped_sizes.)
+  // Every (collective, size, group spec) the default measured ok.
   std::vector<SizeKey> default_sizes() const;
-  // How many sizes the default measured on group specs other than world (--groups).
-  std::size_t grouped_sizes() const;
   // Settings with a case at `key`, in results order, the default excluded.
   std::vector<std::string> candidates(const SizeKey& key) const;
   // setting -> the first reason it can never be recommended.

@@ -67,6 +67,7 @@ ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& opti
   switch (rec.backend) {
     case BackendKind::Mpi:
       plan.ompi_rules = ompi_size_rules(rec);
+      plan.ompi_group_rules = ompi_group_sections(rec, plan.notes);
       break;
     case BackendKind::Nccl:
       plan.tuner_rows = tuner_csv_rows(rec, plan.notes);

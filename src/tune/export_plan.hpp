@@ -42,6 +42,16 @@ struct OmpiRule {  // from min_bytes up (until the next rule), use `algorithm` (
   int segment_size = 0;
 };
 
+// The rules of one collective for the communicators of a group spec (--groups): Open MPI's
+// dynamic rules tell communicators apart by size only (a section applies from its size up to
+// the next section's), so each group size gets a section, and so does the world when any does.
+struct OmpiSection {
+  Collective collective = Collective::AllReduce;
+  int comm_size = 0;
+  std::string spec;  // the group spec it was measured on
+  std::vector<OmpiRule> rules;
+};
+
 // What the user asked of the exports beyond the recommendation.
 struct ExportOptions {
   // NCCL: also put the per-collective NCCL_ALGO / NCCL_PROTO choices into the env files. Off by
@@ -59,8 +69,9 @@ struct ExportPlan {
   std::vector<std::string> summary;  // comment lines: what is set and why
   std::vector<EnvEntry> env;
   std::vector<TunerCsvRow> tuner_rows;
-  std::map<Collective, std::vector<OmpiRule>> ompi_rules;
-  std::vector<std::string> notes;     // what could not be expressed in a format
+  std::map<Collective, std::vector<OmpiRule>> ompi_rules;  // the world communicator's
+  std::vector<OmpiSection> ompi_group_rules;               // communicators of other group specs
+  std::vector<std::string> notes;                          // what could not be expressed in a format
   std::vector<std::string> warnings;  // header lines every env file carries (debugging variables)
   std::string tuner_plugin_path;      // ExportOptions::tuner_plugin_path
 };
@@ -81,15 +92,25 @@ struct SizeBucket {
   const SizeDecision* decision = nullptr;
 };
 
-// Buckets of one collective's measured sizes, in increasing order.
-std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c);
+// Buckets of one collective's measured sizes on the communicators of one group spec, in
+// increasing order.
+std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c,
+                                     const std::string& group = "world");
+
+// The group shapes the decisions hold for: the world first (where it has decisions), then the
+// others in order of first appearance.
+std::vector<GroupShape> shapes_of(const Recommendation& rec);
 
 // NCCL tuner CSV rows: winners whose setting forces one algorithm and one protocol for the
-// collective; others are left to NCCL and noted.
+// collective; others are left to NCCL and noted. Each shape's rows carry its nNodes and nRanks
+// (commtune's plugin matches a communicator by them).
 std::vector<TunerCsvRow> tuner_csv_rows(const Recommendation& rec, std::vector<std::string>& notes);
 
 // Open MPI dynamic rules per collective: the winner's forced algorithm, 0 (Open MPI's own
-// decision) where the default stays and above the largest measured size.
+// decision) where the default stays and above the largest measured size; the world's.
 std::map<Collective, std::vector<OmpiRule>> ompi_size_rules(const Recommendation& rec);
+// The same for the communicators of every other group spec, one section per (collective, size);
+// a second spec of a size already given a section is left out with a note.
+std::vector<OmpiSection> ompi_group_sections(const Recommendation& rec, std::vector<std::string>& notes);
 
 }  // namespace commtune

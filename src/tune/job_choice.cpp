@@ -37,7 +37,8 @@ std::vector<SizeKey> keys_in(const std::vector<SizeKey>& keys, const std::vector
 
 bool won_at(const Recommendation& rec, const std::string& setting, const SizeKey& key) {
   return std::any_of(rec.sizes.begin(), rec.sizes.end(), [&](const SizeDecision& d) {
-    return d.collective == key.collective && d.bytes == key.bytes && d.winner == setting;
+    return d.collective == key.collective && d.bytes == key.bytes && d.group.spec == key.group &&
+           d.winner == setting;
   });
 }
 
@@ -64,18 +65,24 @@ Score score(const CaseIndex& index, const Recommendation& rec, const std::string
 std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting,
                               const std::vector<SizeKey>& keys, const DecisionRule& rule) {
   std::vector<RangeGain> out;
-  int open = 0;  // +1 faster run, -1 slower run, 0 none
-  for (const SizeKey& key : keys) {
+  int open = 0;                          // +1 faster run, -1 slower run, 0 none
+  std::vector<SizeKey> by_group = keys;  // each group spec's sizes together, the world's first
+  std::stable_sort(by_group.begin(), by_group.end(), [](const SizeKey& a, const SizeKey& b) {
+    return (a.group != "world") < (b.group != "world") ||
+           ((a.group != "world") == (b.group != "world") && a.group < b.group);
+  });
+  for (const SizeKey& key : by_group) {
     const CaseVerdict v = verdict_against_default(index, setting, key, rule);
     const int kind = v.faster ? 1 : (v.slower ? -1 : 0);
-    const bool extend = kind != 0 && kind == open && out.back().collective == key.collective;
+    const bool extend =
+        kind != 0 && kind == open && out.back().collective == key.collective && out.back().group == key.group;
     if (extend) {
       out.back().max_bytes = key.bytes;
       out.back().min_gain = std::min(out.back().min_gain, v.gain);
       out.back().max_gain = std::max(out.back().max_gain, v.gain);
       ++out.back().sizes;
     } else if (kind != 0) {
-      out.push_back({key.collective, key.bytes, key.bytes, v.gain, v.gain, 1});
+      out.push_back({key.collective, key.bytes, key.bytes, v.gain, v.gain, 1, key.group});
     }
     open = kind;
   }

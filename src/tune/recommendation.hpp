@@ -17,6 +17,16 @@
 
 namespace commtune {
 
+// The communicators a decision holds for: the world's (the recommendation's ranks and nodes), or,
+// for a case of another group spec (--groups), its slowest group's ranks and nodes: the shape the
+// NCCL tuner rules and the Open MPI communicator-size sections match.
+struct GroupShape {
+  std::string spec = "world";  // GroupSpec::name()
+  int nranks = 0, nnodes = 0;  // 0: the recommendation's (world)
+  bool is_world() const { return spec == "world"; }
+  auto operator<=>(const GroupShape&) const = default;
+};
+
 struct SizeDecision {
   Collective collective = Collective::AllReduce;
   std::uint64_t bytes = 0;
@@ -27,6 +37,7 @@ struct SizeDecision {
   bool confirmed = false;                // the interleaved re-measure agreed
   std::string reason;                    // why the default stays
   std::optional<NcclChoice> nccl_chose;  // what NCCL chose by itself here, where recorded (NCCL backend)
+  GroupShape group{};                    // the communicators it holds for
 };
 
 // A contiguous run of measured sizes where a setting is clearly faster or clearly slower.
@@ -35,6 +46,7 @@ struct RangeGain {
   std::uint64_t min_bytes = 0, max_bytes = 0;
   double min_gain = 0, max_gain = 0;  // negative: slower
   std::size_t sizes = 0;
+  std::string group = "world";  // the group spec (--groups) whose communicators these sizes ran on
 };
 
 struct JobChoice {

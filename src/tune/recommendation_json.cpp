@@ -1,6 +1,7 @@
 #include "tune/recommendation_json.hpp"
 
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -8,6 +9,7 @@
 #include "core/plausible_bounds.hpp"
 #include "results/results_json.hpp"
 #include "knobs/knob_grammar.hpp"
+#include "plan/groups.hpp"
 
 namespace commtune {
 
@@ -25,16 +27,20 @@ json to_json(const SizeDecision& d) {
          {"confirmed", d.confirmed},
          {"reason", d.reason}};
   if (d.nccl_chose) j["nccl_chose"] = to_json(*d.nccl_chose);
+  if (!d.group.is_world())
+    j["group"] = {{"spec", d.group.spec}, {"nranks", d.group.nranks}, {"nnodes", d.group.nnodes}};
   return j;
 }
 
 json to_json(const RangeGain& g) {
-  return json{{"collective", name_of(g.collective)},
-              {"min_bytes", g.min_bytes},
-              {"max_bytes", g.max_bytes},
-              {"min_gain", g.min_gain},
-              {"max_gain", g.max_gain},
-              {"sizes", g.sizes}};
+  json j{{"collective", name_of(g.collective)},
+         {"min_bytes", g.min_bytes},
+         {"max_bytes", g.max_bytes},
+         {"min_gain", g.min_gain},
+         {"max_gain", g.max_gain},
+         {"sizes", g.sizes}};
+  if (g.group != "world") j["group"] = g.group;
+  return j;
 }
 
 json to_json(const JobChoice& c) {
@@ -83,6 +89,21 @@ double time_field(const json& j, const char* key, const Path& where) {
   return number_in(required_field(j, key, where), member_path(where, key), 0, kMaxPlausibleTimeUs);
 }
 
+// A decision for the communicators of a group spec other than world: its spec, and the ranks and
+// nodes of the communicator it holds for.
+GroupShape group_field(const json& j, const Path& where) {
+  if (!j.contains("group")) return GroupShape{};
+  const Path path = member_path(where, "group");
+  const json& g = j.at("group");
+  if (!g.is_object()) bad_value(path, "an object {spec, nranks, nnodes}", g);
+  return GroupShape{
+      .spec = written_group_name(field_as<std::string>(g, "spec", path), member_path(path, "spec")),
+      .nranks = static_cast<int>(
+          integer_in(required_field(g, "nranks", path), member_path(path, "nranks"), 2, kMaxPlausibleCount)),
+      .nnodes = static_cast<int>(
+          integer_in(required_field(g, "nnodes", path), member_path(path, "nnodes"), 1, kMaxPlausibleCount))};
+}
+
 SizeDecision size_from_json(const json& j, const Path& where) {
   SizeDecision d{collective_field(j, where),
                  bytes_field(j, "bytes", where),
@@ -92,7 +113,8 @@ SizeDecision size_from_json(const json& j, const Path& where) {
                  time_field(j, "winner_us", where),
                  field_as<bool>(j, "confirmed", where),
                  field_as<std::string>(j, "reason", where),
-                 std::nullopt};
+                 std::nullopt,
+                 group_field(j, where)};
   if (j.contains("nccl_chose")) {
     d.nccl_chose = nccl_choice_from_json(j.at("nccl_chose"), member_path(where, "nccl_chose"));
     if (!d.nccl_chose->recorded)
@@ -114,6 +136,8 @@ RangeGain range_from_json(const json& j, const Path& where) {
               gain_field(j, "max_gain", where),
               static_cast<std::size_t>(integer_in(required_field(j, "sizes", where),
                                                   member_path(where, "sizes"), 1, kMaxPlausibleCount))};
+  if (j.contains("group"))
+    g.group = written_group_name(field_as<std::string>(j, "group", where), member_path(where, "group"));
   if (g.min_bytes > g.max_bytes) throw InputError(where + ": min_bytes is above max_bytes");
   if (g.min_gain > g.max_gain) throw InputError(where + ": min_gain is above max_gain");
   return g;
@@ -203,14 +227,14 @@ void check_names(const Recommendation& rec, const std::string& origin) {
   for (const auto& [name, reason] : rec.disqualified)
     if (!rec.find_setting(name))
       throw InputError(member_path(origin + ": disqualified", name) + ": not one of the settings");
-  std::set<std::pair<Collective, std::uint64_t>> sizes;
+  std::set<std::tuple<Collective, std::uint64_t, std::string>> sizes;
   for (std::size_t i = 0; i < rec.sizes.size(); ++i) {
     const SizeDecision& d = rec.sizes[i];
     const Path where = item_path(origin + ": sizes", i);
     if (!d.winner.empty() && !rec.find_setting(d.winner))
       throw InputError(where + ".winner: " + quote_text(d.winner) + " is not one of the settings");
-    if (!sizes.insert({d.collective, d.bytes}).second)
-      throw InputError(where + ": this collective and size appear twice");
+    if (!sizes.insert({d.collective, d.bytes, d.group.spec}).second)
+      throw InputError(where + ": this collective and size appear twice (for one group spec)");
   }
   std::set<std::string> scopes;
   for (std::size_t i = 0; i < rec.choices.size(); ++i) {

@@ -27,8 +27,8 @@ void append_merged(std::vector<TunerCsvRow>& rows, const TunerCsvRow& row) {
   if (!rows.empty()) {
     TunerCsvRow& last = rows.back();
     if (last.collective == row.collective && last.algorithm == row.algorithm &&
-        last.protocol == row.protocol && last.channels == row.channels &&
-        last.max_bytes + 1 == row.min_bytes) {
+        last.protocol == row.protocol && last.channels == row.channels && last.nnodes == row.nnodes &&
+        last.nranks == row.nranks && last.max_bytes + 1 == row.min_bytes) {
       last.max_bytes = row.max_bytes;
       return;
     }
@@ -61,12 +61,59 @@ bool same_choice(const OmpiRule& a, const OmpiRule& b) {
   return a.algorithm == b.algorithm && a.fanout == b.fanout && a.segment_size == b.segment_size;
 }
 
+std::vector<OmpiRule> ompi_rules_for(const Recommendation& rec, Collective c, const std::string& group) {
+  std::vector<OmpiRule> rules;
+  const std::vector<SizeBucket> buckets = size_buckets(rec, c, group);
+  for (const SizeBucket& b : buckets) {
+    OmpiRule rule = ompi_rule_for(b, rec, c);
+    if (rules.empty()) rule.min_bytes = 0;
+    if (rules.empty() || !same_choice(rules.back(), rule)) rules.push_back(rule);
+  }
+  if (!rules.empty() && rules.back().algorithm != 0) rules.push_back({buckets.back().max_bytes + 1, 0, 0, 0});
+  return rules;
+}
+
+bool forces(const std::vector<OmpiRule>& rules) {
+  return std::any_of(rules.begin(), rules.end(), [](const OmpiRule& r) { return r.algorithm != 0; });
+}
+
+void append_shape_rows(std::vector<TunerCsvRow>& rows, const Recommendation& rec, const GroupShape& shape,
+                       Collective c, std::vector<std::string>& notes) {
+  const int nnodes = shape.is_world() ? rec.nnodes : shape.nnodes;
+  const int nranks = shape.is_world() ? rec.nranks : shape.nranks;
+  for (const SizeBucket& b : size_buckets(rec, c, shape.spec)) {
+    if (b.decision->winner.empty()) continue;
+    const Setting* s = rec.find_setting(b.decision->winner);
+    const auto algorithm = s ? token_for(*s, "NCCL_ALGO", NcclListKind::Algorithm, c) : std::nullopt;
+    const auto protocol = s ? token_for(*s, "NCCL_PROTO", NcclListKind::Protocol, c) : std::nullopt;
+    if (!algorithm || !protocol) {
+      notes.push_back("tuner CSV: " + b.decision->winner + " at " + std::string(name_of(c)) + " " +
+                      format_size(b.decision->bytes) +
+                      " does not force one algorithm and one protocol; left to NCCL");
+      continue;
+    }
+    append_merged(
+        rows, {nccl_function_name(c), b.min_bytes, b.max_bytes, *algorithm, *protocol, -1, nnodes, nranks});
+  }
+}
+
 }  // namespace
 
-std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c) {
+std::vector<GroupShape> shapes_of(const Recommendation& rec) {
+  std::vector<GroupShape> out;
+  for (const auto& d : rec.sizes)
+    if (d.group.is_world() && out.empty()) out.push_back(d.group);
+  for (const auto& d : rec.sizes)
+    if (std::find_if(out.begin(), out.end(), [&](const GroupShape& g) { return g.spec == d.group.spec; }) ==
+        out.end())
+      out.push_back(d.group);
+  return out;
+}
+
+std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c, const std::string& group) {
   std::vector<const SizeDecision*> sizes;
   for (const auto& d : rec.sizes)
-    if (d.collective == c) sizes.push_back(&d);
+    if (d.collective == c && d.group.spec == group) sizes.push_back(&d);
   std::sort(sizes.begin(), sizes.end(), [](const auto* a, const auto* b) { return a->bytes < b->bytes; });
   std::vector<SizeBucket> out;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -81,39 +128,44 @@ std::vector<SizeBucket> size_buckets(const Recommendation& rec, Collective c) {
 
 std::vector<TunerCsvRow> tuner_csv_rows(const Recommendation& rec, std::vector<std::string>& notes) {
   std::vector<TunerCsvRow> rows;
-  for (Collective c : collectives_of(rec))
-    for (const SizeBucket& b : size_buckets(rec, c)) {
-      if (b.decision->winner.empty()) continue;
-      const Setting* s = rec.find_setting(b.decision->winner);
-      const auto algorithm = s ? token_for(*s, "NCCL_ALGO", NcclListKind::Algorithm, c) : std::nullopt;
-      const auto protocol = s ? token_for(*s, "NCCL_PROTO", NcclListKind::Protocol, c) : std::nullopt;
-      if (!algorithm || !protocol) {
-        notes.push_back("tuner CSV: " + b.decision->winner + " at " + std::string(name_of(c)) + " " +
-                        format_size(b.decision->bytes) +
-                        " does not force one algorithm and one protocol; left to NCCL");
-        continue;
-      }
-      append_merged(rows, {nccl_function_name(c), b.min_bytes, b.max_bytes, *algorithm, *protocol, -1,
-                           rec.nnodes, rec.nranks});
-    }
+  for (const GroupShape& shape : shapes_of(rec))
+    for (Collective c : collectives_of(rec)) append_shape_rows(rows, rec, shape, c, notes);
   return rows;
 }
 
 std::map<Collective, std::vector<OmpiRule>> ompi_size_rules(const Recommendation& rec) {
   std::map<Collective, std::vector<OmpiRule>> out;
   for (Collective c : collectives_of(rec)) {
-    std::vector<OmpiRule> rules;
-    const std::vector<SizeBucket> buckets = size_buckets(rec, c);
-    for (const SizeBucket& b : buckets) {
-      OmpiRule rule = ompi_rule_for(b, rec, c);
-      if (rules.empty()) rule.min_bytes = 0;
-      if (rules.empty() || !same_choice(rules.back(), rule)) rules.push_back(rule);
+    std::vector<OmpiRule> rules = ompi_rules_for(rec, c, "world");
+    // With a group size forced, the world keeps a section of its own (Open MPI's own decision at
+    // worst), or the group's section would apply to it too.
+    const bool any_group = std::any_of(rec.sizes.begin(), rec.sizes.end(), [&](const SizeDecision& d) {
+      return d.collective == c && !d.group.is_world() && forces(ompi_rules_for(rec, c, d.group.spec));
+    });
+    if (forces(rules) || (any_group && !rules.empty())) out[c] = rules;
+  }
+  return out;
+}
+
+std::vector<OmpiSection> ompi_group_sections(const Recommendation& rec, std::vector<std::string>& notes) {
+  std::vector<OmpiSection> out;
+  for (const GroupShape& shape : shapes_of(rec)) {
+    if (shape.is_world()) continue;
+    for (Collective c : collectives_of(rec)) {
+      std::vector<OmpiRule> rules = ompi_rules_for(rec, c, shape.spec);
+      if (!forces(rules)) continue;
+      const auto same_size = std::find_if(out.begin(), out.end(), [&](const OmpiSection& s) {
+        return s.collective == c && s.comm_size == shape.nranks;
+      });
+      if (shape.nranks == rec.nranks || same_size != out.end()) {
+        notes.push_back("Open MPI rules: " + std::string(name_of(c)) + " on '" + shape.spec + "' (" +
+                        std::to_string(shape.nranks) +
+                        " ranks) left out: Open MPI tells communicators apart by "
+                        "size only, and that size has its section already");
+        continue;
+      }
+      out.push_back({c, shape.nranks, shape.spec, std::move(rules)});
     }
-    if (!rules.empty() && rules.back().algorithm != 0)
-      rules.push_back({buckets.back().max_bytes + 1, 0, 0, 0});
-    const bool forces =
-        std::any_of(rules.begin(), rules.end(), [](const OmpiRule& r) { return r.algorithm != 0; });
-    if (forces) out[c] = rules;
   }
   return out;
 }

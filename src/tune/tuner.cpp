@@ -40,6 +40,19 @@ std::optional<NcclChoice> recorded_choice_at(const CaseIndex& index, const SizeK
   return std::nullopt;
 }
 
+// The communicators the default's cases at `key` ran on: the world, or its slowest group's shape.
+GroupShape shape_at(const CaseIndex& index, const SizeKey& key) {
+  GroupShape shape{.spec = key.group};
+  for (const CaseResult* c : index.cases(kDefaultSettingName, key))
+    if (c->groups) {
+      const GroupFigure& slowest = c->groups->groups.at(c->groups->slowest);
+      shape.nranks = static_cast<int>(slowest.ranks.size());
+      shape.nnodes = static_cast<int>(slowest.nodes.size());
+      return shape;
+    }
+  return shape;
+}
+
 // Why NCCL's own choice is missing, once per distinct reason, as notes of the recommendation.
 void note_unrecorded_choices(const ResultsDocument& sweep, Recommendation& rec) {
   std::set<std::string> said;
@@ -64,7 +77,8 @@ std::string no_winner_reason(const CaseIndex& index, const SizeKey& key, const D
 
 SizeDecision decide_size(const CaseIndex& sweep, const CaseIndex* confirm, const SizeKey& key,
                          const DecisionRule& rule) {
-  SizeDecision d{key.collective, key.bytes, "", 0, 0, 0, false, "", recorded_choice_at(sweep, key)};
+  SizeDecision d{key.collective,      key.bytes, "", 0, 0, 0, false, "", recorded_choice_at(sweep, key),
+                 shape_at(sweep, key)};
   const std::vector<Ranked> in_sweep = winners_at(sweep, key, rule);
   if (in_sweep.empty()) {
     d.reason = no_winner_reason(sweep, key, rule);
@@ -153,10 +167,6 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options,
   }
   note_unrecorded_choices(sweep, rec);
   note_racing_margin(sweep, options.decision, rec);
-  if (const std::size_t grouped = index.grouped_sizes(); grouped > 0)
-    rec.notes.push_back(std::to_string(grouped) +
-                        " size(s) measured on group specs other than world (--groups) are not tuned yet: "
-                        "the decisions below hold for the world communicator");
   for (const SizeKey& key : index.default_sizes())
     rec.sizes.push_back(decide_size(index, confirm ? &*confirm : nullptr, key, options.decision));
   choose_job_settings(index, options, rec);
@@ -165,10 +175,12 @@ Recommendation tune(const ResultsDocument& sweep, const TuneOptions& options,
 
 void to_json(nlohmann::json& j, const Finalists& f) {
   j = {{"collective", name_of(f.key.collective)}, {"bytes", f.key.bytes}, {"settings", f.settings}};
+  if (f.key.group != "world") j["group"] = f.key.group;
 }
 
 void from_json(const nlohmann::json& j, Finalists& f) {
-  f.key = {parse_collective(j.at("collective").get<std::string>()), j.at("bytes").get<std::uint64_t>()};
+  f.key = {parse_collective(j.at("collective").get<std::string>()), j.at("bytes").get<std::uint64_t>(),
+           j.value("group", std::string("world"))};
   f.settings = j.at("settings").get<std::vector<std::string>>();
 }
 

@@ -36,7 +36,7 @@ void write_range(const RangeGain& g, std::ostream& out) {
       << format_size(g.max_bytes) << ": " << (faster ? "faster by " : "SLOWER by ")
       << format_percent(faster ? g.min_gain : -g.max_gain) << " to "
       << format_percent(faster ? g.max_gain : -g.min_gain) << " (" << g.sizes << " size"
-      << (g.sizes == 1 ? "" : "s") << ")\n";
+      << (g.sizes == 1 ? "" : "s") << (g.group == "world" ? std::string() : ", groups " + g.group) << ")\n";
 }
 
 void write_choice(const Recommendation& rec, const JobChoice& c, std::ostream& out) {
@@ -57,6 +57,8 @@ void write_sizes(const Recommendation& rec, std::ostream& out) {
     std::snprintf(head, sizeof head, "  %-13s %10s  ", std::string(name_of(d.collective)).c_str(),
                   format_size(d.bytes).c_str());
     out << head;
+    if (!d.group.is_world())
+      out << "[" << d.group.spec << ": " << d.group.nranks << " ranks, " << d.group.nnodes << " node(s)] ";
     if (d.winner.empty())
       out << "default stays: " << d.reason;
     else

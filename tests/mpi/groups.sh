@@ -38,14 +38,19 @@ for c in by["world"]:
     assert "groups" not in c and c["nranks"] == 4
 PY
 
-say "tune decides on the world cases and says the grouped ones are not tuned yet"
+say "tune decides per group spec, each decision with its communicators' shape; export writes it"
 "$COMMTUNE" tune "$WORK/g.json" --out "$WORK/g.tune.json" > /dev/null 2> "$WORK/tune.err" || die "tune: $(cat "$WORK/tune.err")"
 python3 - "$WORK/g.tune.json" <<'PY' || die "tune over grouped results"
 import json, sys
 rec = json.load(open(sys.argv[1]))
-assert len(rec["sizes"]) == 3 * 3, len(rec["sizes"])  # world only: 3 collectives x 3 sizes
-assert any("--groups" in n for n in rec["notes"]), rec["notes"]
+assert len(rec["sizes"]) == 3 * 3 * 3, len(rec["sizes"])  # specs x collectives x sizes
+shapes = {(d.get("group") or {}).get("spec", "world"): d.get("group") for d in rec["sizes"]}
+assert shapes["world"] is None, shapes
+assert shapes["MOD 2"] == {"spec": "MOD 2", "nranks": 2, "nnodes": 1}, shapes
+assert shapes["DIV 2"] == {"spec": "DIV 2", "nranks": 2, "nnodes": 1}, shapes
 PY
+"$COMMTUNE" export "$WORK/g.tune.json" --format all --out-dir "$WORK/export" > /dev/null 2> "$WORK/export.err" \
+  || die "export: $(cat "$WORK/export.err")"
 
 say "NCCL_TESTS_SPLIT is used without --groups, and left alone with it"
 NCCL_TESTS_SPLIT="MOD 2" sweep --collectives allreduce --out "$WORK/env.json" > /dev/null 2>&1 || die "sweep under NCCL_TESTS_SPLIT"

@@ -124,5 +124,50 @@ TEST(TunerPluginRoundTrip, ExportedRulesComeBackFromThePlugin) {
   fs::remove_all(dir);
 }
 
+// A recommendation of two communicator shapes (--groups): the world of 16 ranks on 2 nodes wins
+// with Tree/LL at 1 MiB, the inter-node groups of 2 ranks on 2 nodes with Ring/Simple; the
+// intra-node groups (8 ranks on 1 node) have no winner. Exported and read by the plugin, each
+// communicator gets only its own shape's rule.
+constexpr const char* kTwoShapes = R"({"kind": "commtune-recommendation", "version": 1, "backend": "nccl",
+ "nranks": 16, "nnodes": 2, "min_margin": 0.02, "objective": "test", "confirmed": false, "confirm_rounds": 0,
+ "disqualified": {}, "notes": [], "choices": [],
+ "settings": [{"name": "default", "description": "", "knobs": {}, "collectives": []},
+              {"name": "tree-ll", "description": "", "knobs": {"NCCL_ALGO": "Tree", "NCCL_PROTO": "LL"}, "collectives": []},
+              {"name": "ring-simple", "description": "", "knobs": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "Simple"}, "collectives": []}],
+ "sizes": [
+  {"collective": "allreduce", "bytes": 1048576, "winner": "tree-ll", "gain": 0.2, "default_us": 100, "winner_us": 80, "confirmed": false, "reason": ""},
+  {"collective": "allreduce", "bytes": 1048576, "winner": "ring-simple", "gain": 0.3, "default_us": 100, "winner_us": 70, "confirmed": false, "reason": "",
+   "group": {"spec": "MOD 8", "nranks": 2, "nnodes": 2}},
+  {"collective": "allreduce", "bytes": 1048576, "winner": "", "gain": 0, "default_us": 50, "winner_us": 0, "confirmed": false, "reason": "no setting is clearly faster",
+   "group": {"spec": "DIV 8", "nranks": 8, "nnodes": 1}}]})";
+
+TEST(TunerPluginRoundTrip, EachCommunicatorShapeGetsOnlyItsOwnRules) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("commtune-tuner-shapes-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "rec.json") << kTwoShapes;
+  run(std::string(COMMTUNE_EXECUTABLE) + " export '" + (dir / "rec.json").string() +
+      "' --format nccl-tuner --out '" + (dir / "nccl_tuner.conf").string() + "' 2> /dev/null");
+  std::string header;
+  const auto rows = read_rows((dir / "nccl_tuner.conf").string(), header);
+  ASSERT_EQ(rows.size(), 2u) << header;
+  LoadedPlugin plugin;
+  ASSERT_NE(plugin.v5(), nullptr);
+  ::setenv("NCCL_TUNER_CONFIG_FILE", (dir / "nccl_tuner.conf").c_str(), 1);
+  const auto pick_for = [&](std::size_t nranks, std::size_t nnodes) {
+    void* ctx = nullptr;
+    EXPECT_EQ(plugin.v5()->init(&ctx, 7, nranks, nnodes, record_log, nullptr, nullptr), 0);
+    const auto got = call(*plugin.v5(), ctx, kAllReduce, std::size_t{1} << 20).pick;
+    EXPECT_EQ(plugin.v5()->finalize(ctx), 0);
+    return got;
+  };
+  EXPECT_EQ(pick_for(16, 2), std::make_pair(kTree, kLL));     // the world
+  EXPECT_EQ(pick_for(2, 2), std::make_pair(kRing, kSimple));  // an inter-node group (MOD 8)
+  EXPECT_EQ(pick_for(8, 1), CostTable{}.pick());              // an intra-node group: NCCL's own
+  ::unsetenv("NCCL_TUNER_CONFIG_FILE");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace commtune::testing
