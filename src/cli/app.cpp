@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -37,6 +39,15 @@ std::string failure_line(const CLI::App*, const CLI::Error& e) {
   return "commtune: error: " + one_line(e.what()) + "\n";
 }
 
+// Bad input found before the launch (flags, config) is found by every rank, and only the first
+// says why. Under mpirun, the first rank to exit with an error gets the whole job killed: the
+// others leave after a pause, so that the first rank's line is printed before mpirun ends the
+// job (it ends it as soon as the first rank exits, so nobody waits for the pause).
+int input_error_exit(bool first_rank) {
+  if (!first_rank) std::this_thread::sleep_for(std::chrono::seconds(10));
+  return 2;
+}
+
 }  // namespace
 
 int run_commtune(int argc, char** argv, const Wiring& wiring) {
@@ -66,10 +77,10 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     app.parse(argc, argv);
   } catch (const InputError& e) {
     if (first_rank) std::cerr << "commtune: error: " << one_line(e.what()) << "\n";
-    return 2;
+    return input_error_exit(first_rank);
   } catch (const CLI::ParseError& e) {
     const int code = first_rank ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
-    return code == 0 ? 0 : 2;
+    return code == 0 ? 0 : input_error_exit(first_rank);
   }
   try {
     if (app.got_subcommand("sweep")) return run_sweep_command(sweep, argc, argv, wiring);
@@ -84,7 +95,7 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     return e.exit_code();
   } catch (const InputError& e) {
     if (first_rank) std::cerr << "commtune: error: " << one_line(e.what()) << "\n";
-    return 2;
+    return input_error_exit(first_rank || app.got_subcommand("worker"));
   } catch (const std::exception& e) {
     std::cerr << "commtune: fatal: " << one_line(e.what()) << "\n";
     return 3;

@@ -43,8 +43,9 @@ struct OmpiRule {  // from min_bytes up (until the next rule), use `algorithm` (
 };
 
 // The rules of one collective for the communicators of a group spec (--groups): Open MPI's
-// dynamic rules tell communicators apart by size only (a section applies from its size up to
-// the next section's), so each group size gets a section, and so does the world when any does.
+// dynamic rules tell communicators apart by size only (a section applies from its size up to the
+// next section's, and the smallest section below its size too), so once any shape forces an
+// algorithm for a collective, every measured shape gets a section of its own.
 struct OmpiSection {
   Collective collective = Collective::AllReduce;
   int comm_size = 0;

@@ -77,6 +77,16 @@ bool forces(const std::vector<OmpiRule>& rules) {
   return std::any_of(rules.begin(), rules.end(), [](const OmpiRule& r) { return r.algorithm != 0; });
 }
 
+// Open MPI applies a section from its communicator size up to the next section's, and the
+// smallest section below it too: once one shape forces an algorithm for `c`, every measured shape
+// gets a section of its own (Open MPI's own decision where nothing wins), or the forced rules
+// would reach communicators they were not measured on.
+bool any_shape_forces(const Recommendation& rec, Collective c) {
+  for (const GroupShape& shape : shapes_of(rec))
+    if (forces(ompi_rules_for(rec, c, shape.spec))) return true;
+  return false;
+}
+
 void append_shape_rows(std::vector<TunerCsvRow>& rows, const Recommendation& rec, const GroupShape& shape,
                        Collective c, std::vector<std::string>& notes) {
   const int nnodes = shape.is_world() ? rec.nnodes : shape.nnodes;
@@ -137,12 +147,7 @@ std::map<Collective, std::vector<OmpiRule>> ompi_size_rules(const Recommendation
   std::map<Collective, std::vector<OmpiRule>> out;
   for (Collective c : collectives_of(rec)) {
     std::vector<OmpiRule> rules = ompi_rules_for(rec, c, "world");
-    // With a group size forced, the world keeps a section of its own (Open MPI's own decision at
-    // worst), or the group's section would apply to it too.
-    const bool any_group = std::any_of(rec.sizes.begin(), rec.sizes.end(), [&](const SizeDecision& d) {
-      return d.collective == c && !d.group.is_world() && forces(ompi_rules_for(rec, c, d.group.spec));
-    });
-    if (forces(rules) || (any_group && !rules.empty())) out[c] = rules;
+    if (!rules.empty() && any_shape_forces(rec, c)) out[c] = rules;
   }
   return out;
 }
@@ -153,15 +158,16 @@ std::vector<OmpiSection> ompi_group_sections(const Recommendation& rec, std::vec
     if (shape.is_world()) continue;
     for (Collective c : collectives_of(rec)) {
       std::vector<OmpiRule> rules = ompi_rules_for(rec, c, shape.spec);
-      if (!forces(rules)) continue;
+      if (rules.empty() || !any_shape_forces(rec, c)) continue;
       const auto same_size = std::find_if(out.begin(), out.end(), [&](const OmpiSection& s) {
         return s.collective == c && s.comm_size == shape.nranks;
       });
       if (shape.nranks == rec.nranks || same_size != out.end()) {
-        notes.push_back("Open MPI rules: " + std::string(name_of(c)) + " on '" + shape.spec + "' (" +
-                        std::to_string(shape.nranks) +
-                        " ranks) left out: Open MPI tells communicators apart by "
-                        "size only, and that size has its section already");
+        notes.push_back(
+            "Open MPI rules: " + std::string(name_of(c)) + " on '" + shape.spec + "' (" +
+            std::to_string(shape.nranks) +
+            " ranks) left out: Open MPI tells communicators apart by size only, and that size has "
+            "its section already");
         continue;
       }
       out.push_back({c, shape.nranks, shape.spec, std::move(rules)});

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # CTest's entry to the cluster tests: brings up 4 emulated nodes (scripts/cluster.sh; with Slurm
 # for `slurm`) and runs MODE's checks on n1. Exit 77 (skipped, with the reason) where the
-# cluster cannot run. Usage: run_in_cluster.sh mpirun|slurm COMMTUNE COMMTUNE_SIMULATED
+# cluster cannot run. Usage: run_in_cluster.sh mpirun|slurm|groups COMMTUNE COMMTUNE_SIMULATED
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mode=$1
 shift
 case "$mode" in
-  mpirun) options=() ;;
+  mpirun | groups) options=() ;;
   slurm) options=(--slurm) ;;
   *) echo "run_in_cluster: unknown mode '$mode'" >&2; exit 2 ;;
 esac

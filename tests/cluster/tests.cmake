@@ -8,4 +8,5 @@ endfunction()
 
 commtune_cluster_test(cluster_mpirun run_in_cluster.sh mpirun $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
 commtune_cluster_test(cluster_slurm run_in_cluster.sh slurm $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
+commtune_cluster_test(cluster_groups run_in_cluster.sh groups $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated>)
 commtune_cluster_test(cluster_teardown teardown_test.sh)
