@@ -58,7 +58,8 @@ std::optional<Ceiling> gpu_ceiling(const PathFacts& f) {
 
 std::optional<Ceiling> host_ceiling(const PathFacts& f) {
   if (!f.host_copy || f.host_copy->gbps <= 0) return std::nullopt;
-  return Ceiling{f.host_copy->gbps, "host memory copy", "measured: " + f.host_copy->method, 0, 0, ""};
+  return Ceiling{
+      .gbps = f.host_copy->gbps, .path = "host memory copy", .basis = "measured: " + f.host_copy->method};
 }
 
 }  // namespace

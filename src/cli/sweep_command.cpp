@@ -263,8 +263,16 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
   const SweepConfig config = resolve_sweep_config(o, split_environment());
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
-  return launch_sweep(SweepLaunch{config, choice, o.out_path, argc, argv, o.nccl, wiring, detect_launcher(),
-                                  o.resume_path, !o.no_report});
+  return launch_sweep(SweepLaunch{.config = config,
+                                  .choice = choice,
+                                  .out_path = o.out_path,
+                                  .argc = argc,
+                                  .argv = argv,
+                                  .nccl = o.nccl,
+                                  .wiring = wiring,
+                                  .launcher = detect_launcher(),
+                                  .resume_path = o.resume_path,
+                                  .html_report = !o.no_report});
 }
 
 }  // namespace commtune

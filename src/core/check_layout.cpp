@@ -21,7 +21,10 @@ int source_of(const CollectiveTraits& t, std::size_t share, int root) {
 std::optional<DataSpan> input_span(Collective c, std::size_t count, int rank, int nranks, int root) {
   const CollectiveTraits& t = traits_of(c);
   if (t.rooted && rank != root) return std::nullopt;
-  return DataSpan{0, count * shares_in(t.input, c, nranks), part_start(t.input, rank, count), rank};
+  return DataSpan{.offset = 0,
+                  .elements = count * shares_in(t.input, c, nranks),
+                  .first_index = part_start(t.input, rank, count),
+                  .source_rank = rank};
 }
 
 std::vector<DataSpan> result_spans(Collective c, std::size_t count, int rank, int nranks, int root) {

@@ -29,9 +29,9 @@ namespace {
 
 // The map's messages: as the MPI host backend's map, shorter with --quick.
 PairwiseRequest map_shape(bool quick) {
-  PairwiseRequest shape;
-  if (quick) shape = PairwiseRequest{-1, 256u << 10, 5, 4, 10};
-  return shape;
+  if (!quick) return PairwiseRequest{};
+  return PairwiseRequest{
+      .peer = -1, .bytes = 256u << 10, .samples = 5, .exchanges = 4, .latency_exchanges = 10};
 }
 
 // Without a launcher: every worker of this supervisor is a member (the GPUs of this node).

@@ -82,7 +82,13 @@ std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting
       out.back().max_gain = std::max(out.back().max_gain, v.gain);
       ++out.back().sizes;
     } else if (kind != 0) {
-      out.push_back({key.collective, key.bytes, key.bytes, v.gain, v.gain, 1, key.group});
+      out.push_back({.collective = key.collective,
+                     .min_bytes = key.bytes,
+                     .max_bytes = key.bytes,
+                     .min_gain = v.gain,
+                     .max_gain = v.gain,
+                     .sizes = 1,
+                     .group = key.group});
     }
     open = kind;
   }

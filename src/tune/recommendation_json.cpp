@@ -105,16 +105,16 @@ GroupShape group_field(const json& j, const Path& where) {
 }
 
 SizeDecision size_from_json(const json& j, const Path& where) {
-  SizeDecision d{collective_field(j, where),
-                 bytes_field(j, "bytes", where),
-                 field_as<std::string>(j, "winner", where),
-                 gain_field(j, "gain", where),
-                 time_field(j, "default_us", where),
-                 time_field(j, "winner_us", where),
-                 field_as<bool>(j, "confirmed", where),
-                 field_as<std::string>(j, "reason", where),
-                 std::nullopt,
-                 group_field(j, where)};
+  SizeDecision d{.collective = collective_field(j, where),
+                 .bytes = bytes_field(j, "bytes", where),
+                 .winner = field_as<std::string>(j, "winner", where),
+                 .gain = gain_field(j, "gain", where),
+                 .default_us = time_field(j, "default_us", where),
+                 .winner_us = time_field(j, "winner_us", where),
+                 .confirmed = field_as<bool>(j, "confirmed", where),
+                 .reason = field_as<std::string>(j, "reason", where),
+                 .nccl_chose = std::nullopt,
+                 .group = group_field(j, where)};
   if (j.contains("nccl_chose")) {
     d.nccl_chose = nccl_choice_from_json(j.at("nccl_chose"), member_path(where, "nccl_chose"));
     if (!d.nccl_chose->recorded)
@@ -129,13 +129,13 @@ SizeDecision size_from_json(const json& j, const Path& where) {
 }
 
 RangeGain range_from_json(const json& j, const Path& where) {
-  RangeGain g{collective_field(j, where),
-              bytes_field(j, "min_bytes", where),
-              bytes_field(j, "max_bytes", where),
-              gain_field(j, "min_gain", where),
-              gain_field(j, "max_gain", where),
-              static_cast<std::size_t>(integer_in(required_field(j, "sizes", where),
-                                                  member_path(where, "sizes"), 1, kMaxPlausibleCount))};
+  RangeGain g{.collective = collective_field(j, where),
+              .min_bytes = bytes_field(j, "min_bytes", where),
+              .max_bytes = bytes_field(j, "max_bytes", where),
+              .min_gain = gain_field(j, "min_gain", where),
+              .max_gain = gain_field(j, "max_gain", where),
+              .sizes = static_cast<std::size_t>(integer_in(
+                  required_field(j, "sizes", where), member_path(where, "sizes"), 1, kMaxPlausibleCount))};
   if (j.contains("group"))
     g.group = written_group_name(field_as<std::string>(j, "group", where), member_path(where, "group"));
   if (g.min_bytes > g.max_bytes) throw InputError(where + ": min_bytes is above max_bytes");

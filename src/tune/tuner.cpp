@@ -77,8 +77,10 @@ std::string no_winner_reason(const CaseIndex& index, const SizeKey& key, const D
 
 SizeDecision decide_size(const CaseIndex& sweep, const CaseIndex* confirm, const SizeKey& key,
                          const DecisionRule& rule) {
-  SizeDecision d{key.collective,      key.bytes, "", 0, 0, 0, false, "", recorded_choice_at(sweep, key),
-                 shape_at(sweep, key)};
+  SizeDecision d{.collective = key.collective,
+                 .bytes = key.bytes,
+                 .nccl_chose = recorded_choice_at(sweep, key),
+                 .group = shape_at(sweep, key)};
   const std::vector<Ranked> in_sweep = winners_at(sweep, key, rule);
   if (in_sweep.empty()) {
     d.reason = no_winner_reason(sweep, key, rule);
