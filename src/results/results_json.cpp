@@ -80,6 +80,10 @@ json to_json(const SweepOptions& o) {
            {"check", o.check},
            {"sampling", stopping},
            {"margin", o.decision.margin}};
+  if (o.groups.size() != 1 || !o.groups.front().is_world()) {
+    out["groups"] = json::array();
+    for (const GroupSpec& g : o.groups) out["groups"].push_back(g.name());
+  }
   if (o.repeat > 1) out["repeat"] = o.repeat;
   if (o.race.enabled)
     out["racing"] =

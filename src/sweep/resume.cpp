@@ -12,10 +12,11 @@
 namespace commtune {
 namespace {
 
-using CaseKey = std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement>;
+using CaseKey =
+    std::tuple<std::string, Collective, std::uint64_t, DataType, ReduceOp, int, Placement, std::string>;
 
 CaseKey key_of(const std::string& setting, const Case& c) {
-  return {setting, c.collective, c.bytes, c.dtype, c.op, c.root, c.placement};
+  return {setting, c.collective, c.bytes, c.dtype, c.op, c.root, c.placement, c.group.name()};
 }
 
 // Provenance that differs between any two runs on one machine: not a sign of other hardware.
@@ -65,7 +66,7 @@ std::optional<std::string> plan_refusal(const ResultsDocument& old, const Plan& 
   std::set<CaseKey> planned;
   for (const Case& c : plan.cases) planned.insert(key_of(plan.settings[c.setting_index].name, c));
   for (std::size_t i = 0; i < old.cases.size(); ++i) {
-    if (old.cases[i].nranks != plan.nranks)
+    if (old.cases[i].spec.group.is_world() && old.cases[i].nranks != plan.nranks)
       return "it ran on " + std::to_string(old.cases[i].nranks) + " ranks, this sweep on " +
              std::to_string(plan.nranks);
     if (!planned.count(key_of(old.cases[i].setting, old.cases[i].spec)))

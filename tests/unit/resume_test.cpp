@@ -54,6 +54,27 @@ TEST(Resume, TheSamePlanOnTheSameMachineResumesAndOnlyTheUnfinishedCasesRemain) 
   for (std::size_t i = 0; i < rest.cases.size(); ++i) EXPECT_EQ(rest.cases[i].index, plan.cases[8 + i].index);
 }
 
+TEST(Resume, AGroupedSweepResumesItsGroupsCasesAndAnotherGroupListIsRefused) {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 4096, 2.0, 0};
+  o.collectives = {Collective::AllReduce};
+  o.groups = parse_group_specs("world,MOD 2", "--groups");
+  const Plan plan = make_plan(o, {Setting{"default", "", {}, {}}}, PlanLimits{4, 4, 0});
+  ASSERT_EQ(plan.cases.size(), 2u * 3u * 2u);
+  // Interrupted after the world's cases and the first grouped one (measured on 2-rank groups).
+  ResultsDocument old = interrupted(plan, 6);
+  CaseResult grouped = measured_case(plan.cases[6], "default", 2, {1e-5, 2e-5}, 1e-5, 0);
+  old.cases.push_back(grouped);
+  EXPECT_EQ(resume_refusal(old, plan, BackendKind::Mpi, later_run()), std::nullopt);
+  const Plan rest = remaining_plan(plan, old);
+  ASSERT_EQ(rest.cases.size(), plan.cases.size() - 7);
+  for (const Case& c : rest.cases) EXPECT_EQ(c.group.name(), "MOD 2");
+  SweepOptions other = o;
+  other.groups = parse_group_specs("world,DIV 2", "--groups");
+  const Plan changed = make_plan(other, {Setting{"default", "", {}, {}}}, PlanLimits{4, 4, 0});
+  EXPECT_NE(resume_refusal(old, changed, BackendKind::Mpi, later_run()), std::nullopt);
+}
+
 TEST(Resume, AnotherPlanBackendRankCountOrMachineIsRefusedWithTheReason) {
   const Plan plan = small_plan();
   const ResultsDocument old = interrupted(plan, 4);
