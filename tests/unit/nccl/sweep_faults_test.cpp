@@ -131,6 +131,17 @@ TEST(LocalSweepFaults, MoreRanksThanGpusNeedEmulatedNodes) {
   EXPECT_EQ(doc.cases.front().nranks, 4);
 }
 
+TEST(LocalSweepFaults, GroupsOtherThanTheWorldAreRefusedUntilTheNcclBackendRunsThem) {
+  ScratchDir dir;
+  const Ran ran =
+      run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--ranks", "4", "--emulate-nodes",
+                   "-b", "8", "-e", "8", "--groups", "world,DIV 2", "--out", dir.file("r.json")},
+                  {}, dir);
+  EXPECT_EQ(ran.exit_code, 2);
+  EXPECT_NE(ran.err.find("--groups 'DIV 2'"), std::string::npos) << ran.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+}
+
 TEST(NoGpu, BackendNcclSaysSoAndExits2) {
   ScratchDir dir;
   const Ran info = run_program({COMMTUNE_BINARY, "info"}, {}, dir);

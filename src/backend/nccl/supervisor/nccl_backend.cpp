@@ -135,11 +135,6 @@ PlanLimits NcclBackend::limits() const {
 }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
-  for (const GroupSpec& spec : options.groups)
-    if (!spec.is_world())
-      throw InputError("--groups '" + spec.name() +
-                       "': the NCCL backend measures the world communicator only so far (groups run on the "
-                       "MPI backend: --backend mpi)");
   validate_nccl_setting(setting, options.collectives, run_.extra_knobs);
 }
 
