@@ -6,33 +6,45 @@
 namespace commtune {
 namespace {
 
-// The ranks of `comm` that share a node, and which node: every rank learns its node's lowest
-// rank (the node's leader); nodes are numbered in the order of their leaders.
-NodeLocality node_locality(MPI_Comm comm, int rank, int size) {
-  MPI_Comm local;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+// Where `rank` sits among the nodes of node_of_each_rank: its node, how many there are, its rank
+// among its node's ranks (in rank order, as MPI_Comm_split_type keyed by rank numbers them).
+NodeLocality node_locality(const std::vector<int>& nodes, int rank) {
   NodeLocality where;
-  MPI_Comm_rank(local, &where.local_rank);
-  MPI_Comm_size(local, &where.local_size);
-  int leader = rank;
-  MPI_Bcast(&leader, 1, MPI_INT, 0, local);
-  MPI_Comm_free(&local);
-  std::vector<int> leaders(static_cast<std::size_t>(size));
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-  std::sort(leaders.begin(), leaders.end());
-  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
-  where.nnodes = static_cast<int>(leaders.size());
-  where.node = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader) - leaders.begin());
+  where.node = nodes.at(static_cast<std::size_t>(rank));
+  where.nnodes = *std::max_element(nodes.begin(), nodes.end()) + 1;
+  where.local_rank = static_cast<int>(std::count(nodes.begin(), nodes.begin() + rank, where.node));
+  where.local_size = static_cast<int>(std::count(nodes.begin(), nodes.end(), where.node));
   return where;
 }
 
 }  // namespace
 
+std::vector<int> node_of_each_rank(MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm local;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+  int leader = rank;
+  MPI_Bcast(&leader, 1, MPI_INT, 0, local);
+  MPI_Comm_free(&local);
+  std::vector<int> leaders(static_cast<std::size_t>(size));
+  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
+  std::vector<int> distinct = leaders;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<int> nodes;
+  for (int l : leaders)
+    nodes.push_back(
+        static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), l) - distinct.begin()));
+  return nodes;
+}
+
 MpiControlPlane::MpiControlPlane() {
   MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
-  locality_ = node_locality(comm_, rank_, size_);
+  locality_ = node_locality(node_of_each_rank(comm_), rank_);
 }
 
 MpiControlPlane::~MpiControlPlane() {

@@ -4,9 +4,15 @@
 // from MPI_COMM_TYPE_SHARED, once, at construction (every rank constructs it together).
 #include <mpi.h>
 
+#include <vector>
+
 #include "control/control_plane.hpp"
 
 namespace commtune {
+
+// The node of every rank of `comm`, numbered in order of each node's lowest rank (MPI's locality:
+// MPI_COMM_TYPE_SHARED, the ranks that can share memory). Every rank of `comm` calls it.
+std::vector<int> node_of_each_rank(MPI_Comm comm);
 
 class MpiControlPlane : public ControlPlane {
  public:

@@ -35,6 +35,12 @@ struct GroupSpec {
 
 inline std::string name_of(const GroupSpec& spec) { return spec.name(); }
 
+// A setting's cases on one group spec as a series of their own: "SETTING", or "SETTING [SPEC]"
+// for another spec than world (the table's sections and peaks, compare's cases).
+inline std::string series_name(const std::string& setting, const GroupSpec& group) {
+  return group.is_world() ? setting : setting + " [" + group.name() + "]";
+}
+
 // nccl-tests' color of `rank` under `op value` (NCCL_TESTS_SPLIT, src/common.cu).
 std::uint32_t split_color(SplitOp op, std::uint32_t value, std::uint32_t rank);
 

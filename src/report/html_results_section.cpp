@@ -1,7 +1,6 @@
 #include "report/html_sections.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -166,13 +165,8 @@ struct FigureName {
 };
 
 FigureName figure_name(Collective collective, const GroupSpec& group) {
-  FigureName name{std::string(name_of(collective)), std::string(name_of(collective))};
-  if (group.is_world()) return name;
-  name.words += " on groups " + group.name();
-  name.id += "-";
-  for (char c : group.name())
-    name.id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
-  return name;
+  const std::string collective_name(name_of(collective));
+  return {collective_name + group_words(group.name()), collective_name + group_id(group.name())};
 }
 
 std::string busbw_figure(const ResultsDocument& doc, const std::string& path, const FigureName& name,

@@ -12,6 +12,7 @@
 // - compare: the provenance differences first, then per setting and collective the change of each
 //   case in percent (bars up: slower, down: faster; out-of-place and in-place side by side, with
 //   the change's interval), coloured by verdict, and the summary line.
+#include <cctype>
 #include <cstdint>
 #include <string>
 
@@ -21,6 +22,19 @@
 #include "tune/recommendation.hpp"
 
 namespace commtune {
+
+// A figure of another group spec than world (--groups, by its canonical name): " on groups MOD 2"
+// after the collective in its title, "-mod-2" in its id; nothing for world.
+inline std::string group_words(const std::string& group) {
+  return group == "world" ? "" : " on groups " + group;
+}
+inline std::string group_id(const std::string& group) {
+  if (group == "world") return "";
+  std::string id = "-";
+  for (char c : group)
+    id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
+  return id;
+}
 
 // The largest size the latency plot shows.
 inline constexpr std::uint64_t kLatencyPlotMaxBytes = 64 << 10;

@@ -1,7 +1,6 @@
 #include "report/html_sections.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "html/bar_chart.hpp"
@@ -109,16 +108,6 @@ std::string description(Collective collective, const std::vector<const SizeDecis
          std::to_string(sizes.size()) + " size(s) have a winner over the default (" +
          std::to_string(confirmed) + " confirmed), the largest saving " + html::number(best * 100, 3) +
          "%; at the other sizes the default stays. Faint bars: not confirmed." + nccl_choice_words(sizes);
-}
-
-// " on groups MOD 2" for another group spec than world; the figure id's suffix likewise.
-std::string group_words(const std::string& group) { return group == "world" ? "" : " on groups " + group; }
-std::string group_id(const std::string& group) {
-  std::string id;
-  if (group == "world") return id;
-  for (char c : group)
-    id += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
-  return "-" + id;
 }
 
 std::string collective_figure(const Recommendation& rec, const std::string& path, Collective collective,

@@ -56,9 +56,7 @@ std::string_view name_of(TimeBasis basis) {
 
 CompareKey compare_key(const CaseResult& r) {
   const ReduceOp op = traits_of(r.spec.collective).reduces ? r.spec.op : ReduceOp::Sum;
-  // A case of another group spec than world is its own series: named "SETTING [SPEC]".
-  const std::string setting =
-      r.spec.group.is_world() ? r.setting : r.setting + " [" + r.spec.group.name() + "]";
+  const std::string setting = series_name(r.setting, r.spec.group);
   return {setting, r.spec.collective, r.spec.bytes, r.spec.placement, r.spec.dtype, op, r.nranks};
 }
 

@@ -67,10 +67,9 @@ std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting
   std::vector<RangeGain> out;
   int open = 0;                          // +1 faster run, -1 slower run, 0 none
   std::vector<SizeKey> by_group = keys;  // each group spec's sizes together, the world's first
-  std::stable_sort(by_group.begin(), by_group.end(), [](const SizeKey& a, const SizeKey& b) {
-    return (a.group != "world") < (b.group != "world") ||
-           ((a.group != "world") == (b.group != "world") && a.group < b.group);
-  });
+  const auto group_order = [](const SizeKey& k) { return std::make_pair(k.group != "world", k.group); };
+  std::stable_sort(by_group.begin(), by_group.end(),
+                   [&](const SizeKey& a, const SizeKey& b) { return group_order(a) < group_order(b); });
   for (const SizeKey& key : by_group) {
     const CaseVerdict v = verdict_against_default(index, setting, key, rule);
     const int kind = v.faster ? 1 : (v.slower ? -1 : 0);

@@ -112,11 +112,9 @@ void append_shape_rows(std::vector<TunerCsvRow>& rows, const Recommendation& rec
 std::vector<GroupShape> shapes_of(const Recommendation& rec) {
   std::vector<GroupShape> out;
   for (const auto& d : rec.sizes)
-    if (d.group.is_world() && out.empty()) out.push_back(d.group);
-  for (const auto& d : rec.sizes)
-    if (std::find_if(out.begin(), out.end(), [&](const GroupShape& g) { return g.spec == d.group.spec; }) ==
-        out.end())
+    if (std::none_of(out.begin(), out.end(), [&](const GroupShape& g) { return g.spec == d.group.spec; }))
       out.push_back(d.group);
+  std::stable_partition(out.begin(), out.end(), [](const GroupShape& g) { return g.is_world(); });
   return out;
 }
 

@@ -13,10 +13,7 @@
 namespace commtune {
 namespace {
 
-// A case of another group spec than world is its own series: "SETTING [SPEC]".
-std::string row_label(const CaseResult& r) {
-  return r.spec.group.is_world() ? r.setting : r.setting + " [" + r.spec.group.name() + "]";
-}
+std::string row_label(const CaseResult& r) { return series_name(r.setting, r.spec.group); }
 
 // ", groups MOD 2: 2 groups x 2 ranks x 1 node ..." for a grouped section; nothing for world.
 std::string group_phrase(const CaseResult& r) {

@@ -7,6 +7,7 @@
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
 #include "backend/mpi/mpi_groups.hpp"
+#include "control/mpi_control_plane.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
 #include "measure/cpu_clock.hpp"
@@ -204,7 +205,7 @@ std::string library_version() {
 }  // namespace
 
 MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
-    : environment_(environment), control_(control) {}
+    : environment_(environment), control_(control), nodes_(node_of_each_rank(control)) {}
 
 // Measured on the 2-core development VM, 4 ranks (docs/racing.md): 240 cases with one iteration,
 // no warm-up and no data check take 0.4 s besides the start-up, so a case's own cost (buffers, the
@@ -222,20 +223,18 @@ CostModel MpiBackend::cost_model() const {
 }
 
 PlanLimits MpiBackend::limits() const {
-  MPI_Comm local;
-  MPI_Comm_split_type(control_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int local_size = 1;
-  MPI_Comm_size(local, &local_size);
-  MPI_Comm_free(&local);
+  int ranks_per_host = 1;  // the most ranks on one node
+  for (int node : nodes_)
+    ranks_per_host =
+        std::max(ranks_per_host, static_cast<int>(std::count(nodes_.begin(), nodes_.end(), node)));
   unsigned long long memory = available_memory_bytes();
-  MPI_Allreduce(MPI_IN_PLACE, &local_size, 1, MPI_INT, MPI_MAX, control_);
   MPI_Allreduce(MPI_IN_PLACE, &memory, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, control_);
   // MPI counts are int: larger calls would need derived datatypes, which would time something else.
   return PlanLimits{.nranks = environment_.size(),
-                    .ranks_per_host = local_size,
+                    .ranks_per_host = ranks_per_host,
                     .memory_bytes_per_host = memory,
                     .max_count = static_cast<std::uint64_t>(INT_MAX),
-                    .node_of_rank = node_of_each_rank(control_)};
+                    .node_of_rank = nodes_};
 }
 
 nlohmann::json MpiBackend::provenance() const {
@@ -258,13 +257,12 @@ void MpiBackend::validate(const Setting& setting, const SweepOptions& options) c
 }
 
 std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const SweepOptions& options) {
-  const std::vector<int> nodes = node_of_each_rank(control_);
   const auto previous = apply_knobs(setting);
   MPI_Comm measured = MPI_COMM_NULL;
   const int code = MPI_Comm_dup(MPI_COMM_WORLD, &measured);
   std::vector<GroupComm> groups;
   try {
-    if (code == MPI_SUCCESS) groups = split_groups(options, nodes);
+    if (code == MPI_SUCCESS) groups = split_groups(options, nodes_);
   } catch (const SettingError&) {
     restore_knobs(previous);
     MPI_Comm_free(&measured);

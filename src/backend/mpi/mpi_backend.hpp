@@ -4,6 +4,8 @@
 // MPI_Comm_dup, so the duplicate communicator carries them; they are restored right after.
 #include <mpi.h>
 
+#include <vector>
+
 #include "backend/backend.hpp"
 #include "backend/mpi/mpi_environment.hpp"
 
@@ -23,6 +25,7 @@ class MpiBackend : public Backend {
  private:
   const MpiEnvironment& environment_;
   MPI_Comm control_;
+  std::vector<int> nodes_;  // the node of every rank (control/mpi_control_plane), found once
 };
 
 }  // namespace commtune

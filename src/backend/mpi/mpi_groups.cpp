@@ -27,27 +27,6 @@ void GroupTally::add(const std::vector<double>& durations, MPI_Comm control) {
 
 // The node of every rank of `comm`, numbered in order of each node's lowest rank (MPI's locality:
 // the ranks that can share memory), as the control plane numbers them.
-std::vector<int> node_of_each_rank(MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  MPI_Comm local;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
-  int leader = rank;
-  MPI_Bcast(&leader, 1, MPI_INT, 0, local);
-  MPI_Comm_free(&local);
-  std::vector<int> leaders(static_cast<std::size_t>(size));
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-  std::vector<int> distinct = leaders;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  std::vector<int> nodes;
-  for (int l : leaders)
-    nodes.push_back(
-        static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), l) - distinct.begin()));
-  return nodes;
-}
-
 // One communicator per group spec other than world, split from the world by the spec's colors
 // while the setting's variables are in force (so that each carries them, as the duplicate does).
 std::vector<GroupComm> split_groups(const SweepOptions& options, const std::vector<int>& nodes) {

@@ -32,10 +32,6 @@ struct GroupComm {
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
-// The node of every rank of `comm`, numbered in order of each node's lowest rank (MPI's locality:
-// the ranks that can share memory), as the control plane numbers them.
-std::vector<int> node_of_each_rank(MPI_Comm comm);
-
 // One communicator per group spec of `options` other than world, split from the world by the
 // spec's colors; call it while the setting's variables are in force, so that each carries them.
 // Throws SettingError (having freed what it made) when a split fails.
