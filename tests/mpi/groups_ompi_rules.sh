@@ -76,8 +76,11 @@ def fastest(name):
     return t
 none, slow_groups, slow_world = fastest("none"), fastest("slow-groups"), fastest("slow-world")
 print("fastest iteration (us): no rules", none, "| slow 2-rank section", slow_groups, "| slow 4-rank section", slow_world)
-assert slow_groups["MOD 2"] > 8 * none["MOD 2"], (none, slow_groups)
-assert slow_world["world"] > 8 * none["world"], (none, slow_world)
+# Each communicator's own time without the slow rule: the least of the run without rules and the
+# run whose slow rule is the other size's (a slow phase of the VM can hit either run).
+own = {g: min(none[g], (slow_world if g == "MOD 2" else slow_groups)[g]) for g in none}
+assert slow_groups["MOD 2"] > 8 * own["MOD 2"], (none, slow_groups, slow_world)
+assert slow_world["world"] > 8 * own["world"], (none, slow_groups, slow_world)
 # Only there: against the other communicator of the same run (this VM has slow phases that hit a
 # whole process, so a case's own time can vary several times between runs; both cases of one run
 # share them), the slowed one moved by far more than the other.
