@@ -115,18 +115,10 @@ void check_timeout(const SweepCommandOptions& o, const char* flag, double second
 }
 
 // The NCCL backend's flags mean nothing to the MPI backend: refused, not ignored.
-void check_backend_flags(const SweepCommandOptions& o, const SweepOptions& options,
-                         const BackendChoice& choice) {
+void check_backend_flags(const SweepCommandOptions& o, const BackendChoice& choice) {
   check_timeout(o, "--init-timeout", o.nccl.init_timeout_s);
   check_timeout(o, "--case-timeout", o.nccl.case_timeout_s);
-  if (choice.kind == BackendKind::Nccl) {
-    for (const GroupSpec& spec : options.groups)
-      if (!spec.is_world())
-        throw InputError("--groups '" + spec.name() +
-                         "': the NCCL backend measures the world communicator only so far (groups run on the "
-                         "MPI backend: --backend mpi)");
-    return;
-  }
+  if (choice.kind == BackendKind::Nccl) return;
   for (const char* flag : {"--ranks", "--emulate-nodes", "--graph", "--init-timeout", "--case-timeout"})
     if (given(o, flag))
       throw InputError(std::string(flag) + " is an NCCL backend option; this sweep runs on " + choice.reason);
@@ -270,7 +262,7 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
         "again");
   const SweepConfig config = resolve_sweep_config(o, split_environment());
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
-  check_backend_flags(o, config.options, choice);
+  check_backend_flags(o, choice);
   return launch_sweep(SweepLaunch{.config = config,
                                   .choice = choice,
                                   .out_path = o.out_path,

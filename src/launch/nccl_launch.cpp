@@ -70,6 +70,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
   layout.nnodes = facts.nnodes;
+  layout.node_of_rank = facts.node_of_rank;
   layout.nvls_hardware = facts.nvls_hardware;
   const NcclRunOptions run = run_options(launch, command, layout.nranks);
   const nlohmann::json provenance =

@@ -236,6 +236,23 @@ std::string GroupLayout::shape() const {
          std::to_string(most_nodes());
 }
 
+std::vector<std::vector<double>> slowest_per_group(const GroupLayout& layout,
+                                                   const std::vector<std::vector<double>>& rank_seconds) {
+  std::vector<std::vector<double>> out;
+  for (const RankGroup& g : layout.groups) {
+    std::vector<double> slowest;
+    for (int r : g.ranks) {
+      const std::vector<double>& own = rank_seconds.at(static_cast<std::size_t>(r));
+      if (slowest.empty()) slowest.assign(own.size(), 0.0);
+      if (own.size() != slowest.size())
+        throw InputError("ranks of one group timed different numbers of iterations");
+      for (std::size_t i = 0; i < own.size(); ++i) slowest[i] = std::max(slowest[i], own[i]);
+    }
+    out.push_back(std::move(slowest));
+  }
+  return out;
+}
+
 std::vector<int> node_numbers(const std::vector<std::string>& host_of_rank) {
   std::map<std::string, int> number;
   std::vector<int> out;

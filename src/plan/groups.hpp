@@ -80,6 +80,11 @@ struct GroupLayout {
 std::vector<std::uint32_t> group_colors(const GroupSpec& spec, const std::vector<int>& node_of_rank);
 GroupLayout layout_groups(const GroupSpec& spec, const std::vector<int>& node_of_rank);
 
+// Each group's per-iteration seconds while all groups ran at once: per iteration, the slowest of
+// its ranks (a collective ends when its last rank does). `rank_seconds[r]`: rank r's seconds.
+std::vector<std::vector<double>> slowest_per_group(const GroupLayout& layout,
+                                                   const std::vector<std::vector<double>>& rank_seconds);
+
 // Nodes numbered in order of their first rank, from any per-rank node key (a host name).
 std::vector<int> node_numbers(const std::vector<std::string>& host_of_rank);
 

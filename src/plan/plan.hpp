@@ -48,6 +48,9 @@ struct PlanLimits {
   std::vector<int> node_of_rank{};
 };
 
+// The node of every rank: limits.node_of_rank, or ranks_per_host consecutive ranks a node.
+std::vector<int> node_of_each_rank(const PlanLimits& limits);
+
 // Builds the case list. Sizes are rounded down to whole elements per rank; sizes whose buffers
 // (all local ranks together) would not fit in half the host's memory, or whose element count the
 // backend cannot pass in one call, are dropped with a warning.

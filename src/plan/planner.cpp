@@ -103,17 +103,21 @@ Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Pla
   return k;
 }
 
-std::vector<int> nodes_of(const PlanLimits& limits) {
+}  // namespace
+
+std::vector<int> node_of_each_rank(const PlanLimits& limits) {
   if (static_cast<int>(limits.node_of_rank.size()) == limits.nranks) return limits.node_of_rank;
   std::vector<int> nodes;
   for (int r = 0; r < limits.nranks; ++r) nodes.push_back(r / std::max(1, limits.ranks_per_host));
   return nodes;
 }
 
+namespace {
+
 // Every spec's groups, each of two ranks or more: a group of one rank would measure a local copy.
 std::vector<GroupLayout> layouts_of(const SweepOptions& options, const PlanLimits& limits) {
   std::vector<GroupLayout> layouts;
-  const std::vector<int> nodes = nodes_of(limits);
+  const std::vector<int> nodes = node_of_each_rank(limits);
   for (const GroupSpec& spec : options.groups) {
     GroupLayout layout = layout_groups(spec, nodes);
     if (!spec.is_world())

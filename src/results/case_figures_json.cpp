@@ -57,8 +57,6 @@ void put_optional_figures(json& j, const CaseResult& r) {
 
 namespace {
 
-bool at_most(double a, double b) { return a <= b + kWriterRoundingSlack * std::abs(b); }
-
 // A list of per-run times: 1 to kMaxRepeat plausible times > 0.
 std::vector<double> run_times_at(const json& j, const char* key, const std::string& where) {
   const std::string path = member_path(where, key);

@@ -16,17 +16,15 @@ void GroupTally::add(const std::vector<double>& durations, MPI_Comm control) {
   MPI_Gather(durations.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n), MPI_DOUBLE,
              0, control);
   if (rank != 0) return;
-  for (std::size_t g = 0; g < layout_.groups.size(); ++g)
-    for (std::size_t i = 0; i < n; ++i) {
-      double slowest = 0;
-      for (int r : layout_.groups[g].ranks)
-        slowest = std::max(slowest, all[static_cast<std::size_t>(r) * n + i]);
-      seconds_[g].push_back(slowest);
-    }
+  std::vector<std::vector<double>> rank_seconds;
+  for (int r = 0; r < size; ++r)
+    rank_seconds.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(r) * n),
+                              all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(r + 1) * n));
+  const std::vector<std::vector<double>> slowest = slowest_per_group(layout_, rank_seconds);
+  for (std::size_t g = 0; g < slowest.size(); ++g)
+    seconds_[g].insert(seconds_[g].end(), slowest[g].begin(), slowest[g].end());
 }
 
-// The node of every rank of `comm`, numbered in order of each node's lowest rank (MPI's locality:
-// the ranks that can share memory), as the control plane numbers them.
 // One communicator per group spec other than world, split from the world by the spec's colors
 // while the setting's variables are in force (so that each carries them, as the duplicate does).
 std::vector<GroupComm> split_groups(const SweepOptions& options, const std::vector<int>& nodes) {

@@ -42,6 +42,28 @@ CaseRequest case_request_from_json(const json& j) {
   return request;
 }
 
+json to_json(const SplitRequest& request) {
+  json list = json::array();
+  for (const GroupSplit& s : request.groups)
+    list.push_back({{"name", s.name}, {"color", s.color}, {"ranks", s.ranks}, {"nodes", s.nodes}});
+  return {{"groups", list}, {"world_nodes", request.world_nodes}};
+}
+
+SplitRequest split_request_from_json(const json& j) {
+  SplitRequest request{.groups = {}, .world_nodes = j.at("world_nodes").get<int>()};
+  for (const json& entry : j.at("groups")) {
+    GroupSplit s{.name = entry.at("name").get<std::string>(),
+                 .color = entry.at("color").get<std::uint32_t>(),
+                 .ranks = entry.at("ranks").get<std::vector<int>>(),
+                 .nodes = entry.at("nodes").get<int>()};
+    if (s.name.empty() || s.ranks.size() < 2 || s.nodes < 1)
+      throw ProtocolError("split: group '" + printable(s.name) + "' of " + std::to_string(s.ranks.size()) +
+                          " ranks on " + std::to_string(s.nodes) + " nodes");
+    request.groups.push_back(std::move(s));
+  }
+  return request;
+}
+
 json to_json(const TimedBatch& batch) {
   json j{{"seconds", batch.seconds}, {"loop_seconds", batch.loop_seconds}};
   if (batch.cpu_seconds && batch.wall_seconds)

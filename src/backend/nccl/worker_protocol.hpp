@@ -72,6 +72,22 @@ struct PairSamples {
   std::vector<double> latency_us;  // one 8-byte exchange, us, one per sample
 };
 
+// {"op": "split", "groups": [...]}: after init, one communicator per group spec of the sweep other
+// than world, split from the world one (ncclCommSplit: this worker's color, its rank as the key,
+// so a group's ranks keep the job's order) and named by its spec; a case whose spec names it runs
+// on it. `ranks` and `nodes` describe this worker's own group (the simulated engine models them).
+struct GroupSplit {
+  std::string name;         // GroupSpec::name()
+  std::uint32_t color = 0;  // nccl-tests' color of this worker's rank
+  std::vector<int> ranks;   // the job ranks of this worker's group, ascending
+  int nodes = 1;            // the nodes under the group
+};
+
+struct SplitRequest {
+  std::vector<GroupSplit> groups;
+  int world_nodes = 1;  // the nodes under the world communicator
+};
+
 // A reply as read by the supervisor. A line that is not a reply throws ProtocolError.
 struct WorkerReply {
   bool ok = false;
@@ -89,6 +105,9 @@ nlohmann::json to_json(const CommConfig& config);
 CommConfig comm_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const CaseRequest& request);
 CaseRequest case_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const SplitRequest& request);
+// Throws ProtocolError on a split no worker can make (no name, a group of fewer than two ranks).
+SplitRequest split_request_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const TimedBatch& batch);
 TimedBatch timed_batch_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const PairwiseRequest& request);

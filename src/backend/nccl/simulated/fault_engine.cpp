@@ -39,6 +39,7 @@ class FaultEngine : public WorkerEngine {
     inner_->prepare(request);
   }
 
+  void split(const SplitRequest& request) override { inner_->split(request); }
   std::int64_t check() override { return inner_->check(); }
 
   TimedBatch time(std::size_t iterations, std::size_t block) override {

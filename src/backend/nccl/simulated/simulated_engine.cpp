@@ -1,5 +1,9 @@
 // The simulated worker: answers like the NCCL worker, with timings from an alpha-beta model whose
-// figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise. Like
+// figures depend on the setting's NCCL_ALGO / NCCL_PROTO, plus a little deterministic noise. With
+// COMMTUNE_SIMULATED_NODE_LINK_GBPS, a communicator over several nodes (its nodes as the supervisor's
+// split request gives them) is held to that network rate, a quarter of it when one of its ranks
+// is in COMMTUNE_SIMULATED_SLOW_RANK (a node whose link is slow), so that communicator groups on an
+// emulated cluster show which groups cross the slow link. Like
 // NCCL it loads the environment's tuner plugin and asks it before every collective (the barrier
 // before a timed batch included; never on a one-rank communicator, as NCCL), with a cost table of its own
 // (simulated_tuner.hpp): the timings model does not follow that table, as a real NCCL's measured times need
@@ -8,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -15,69 +20,14 @@
 
 #include "core/collective_traits.hpp"
 #include "backend/nccl/simulated/simulated_engine.hpp"
+#include "backend/nccl/simulated/simulated_machine.hpp"
 #include "backend/nccl/simulated/simulated_tuner.hpp"
 
 namespace commtune {
 namespace {
 
-std::string environment_value(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? value : "";
-}
-
-// The simulated machine's GPUs that this process sees, as CUDA numbers them: all of them, or
-// those CUDA_VISIBLE_DEVICES lists, in its order, up to the first entry that is not one of them.
 constexpr double kPairLatencyUs = 3.0;   // one 8-byte exchange
 constexpr double kPairBandwidth = 40e9;  // bytes per second per direction
-
-// Whether `rank` is listed in COMMTUNE_SIMULATED_SLOW_RANK, or the pair in
-// COMMTUNE_SIMULATED_SLOW_LINK ("A-B,C-D"): variables of the simulated machine, which only the
-// test build's simulated engine reads. Either slows the pair's link to a quarter.
-// The entries of a comma list, empty ones included ("" is one empty entry).
-std::vector<std::string> comma_entries(const std::string& text) {
-  std::vector<std::string> entries;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    entries.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return entries;
-}
-
-bool listed_pair(const std::string& list, int a, int b) {
-  for (const std::string& entry : comma_entries(list)) {
-    const std::size_t dash = entry.find('-');
-    if (dash != std::string::npos) {
-      const std::string x = entry.substr(0, dash), y = entry.substr(dash + 1);
-      if ((x == std::to_string(a) && y == std::to_string(b)) ||
-          (x == std::to_string(b) && y == std::to_string(a)))
-        return true;
-    } else if (entry == std::to_string(a) || entry == std::to_string(b)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-double slow_factor(int a, int b) {
-  const bool slow = listed_pair(environment_value("COMMTUNE_SIMULATED_SLOW_LINK"), a, b) ||
-                    listed_pair(environment_value("COMMTUNE_SIMULATED_SLOW_RANK"), a, b);
-  return slow ? 0.25 : 1.0;
-}
-
-std::vector<int> visible_gpus() {
-  const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<int> gpus;
-  if (list == nullptr) {
-    for (int d = 0; d < kSimulatedGpuCount; ++d) gpus.push_back(d);
-    return gpus;
-  }
-  for (const std::string& entry : comma_entries(list)) {
-    if (entry.size() != 1 || entry[0] < '0' || entry[0] >= '0' + kSimulatedGpuCount) break;
-    gpus.push_back(entry[0] - '0');
-  }
-  return gpus;
-}
 
 class SimulatedEngine : public WorkerEngine {
  public:
@@ -89,7 +39,7 @@ class SimulatedEngine : public WorkerEngine {
 
   nlohmann::json probe() override {
     nlohmann::json devices = nlohmann::json::array();
-    const std::vector<int> gpus = visible_gpus();
+    const std::vector<int> gpus = simulated_visible_gpus();
     for (std::size_t d = 0; d < gpus.size(); ++d)
       devices.push_back(
           {{"index", d},
@@ -109,15 +59,38 @@ class SimulatedEngine : public WorkerEngine {
   nlohmann::json init(const std::string& id, const CommConfig&) override {
     if (id.size() != 256) throw CommunicatorLost("simulated init: malformed unique id");
     // NCCL's nodes: hosts, and every rank its own with a distinct NCCL_HOSTID (emulated nodes).
-    tuner_ = std::make_unique<SimulatedTuner>(
-        identity_.nranks, environment_value("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
+    tuner_ = std::make_shared<SimulatedTuner>(
+        identity_.nranks, simulated_variable("NCCL_HOSTID").empty() ? 1 : identity_.nranks);
+    world_ = SimulatedComm{.name = "world", .ranks = {}, .nodes = 1, .tuner = tuner_};
+    for (int r = 0; r < identity_.nranks; ++r) world_.ranks.push_back(r);
     log_init();
     return {
         {"nccl_version", "simulated"},
         {"device", {{"index", identity_.device}, {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}}}};
   }
 
+  // As NCCL, one tuner context per communicator: the group's ranks and nodes (emulated nodes: each
+  // rank its own).
+  void split(const SplitRequest& request) override {
+    if (!tuner_) throw CommunicatorLost("simulated split: no communicator");
+    world_.nodes = request.world_nodes;
+    const bool emulated = !simulated_variable("NCCL_HOSTID").empty();
+    for (const GroupSplit& s : request.groups) {
+      const int nranks = static_cast<int>(s.ranks.size());
+      groups_.push_back(
+          SimulatedComm{.name = s.name,
+                        .ranks = s.ranks,
+                        .nodes = s.nodes,
+                        .tuner = std::make_shared<SimulatedTuner>(nranks, emulated ? nranks : s.nodes)});
+    }
+  }
+
   void prepare(const CaseRequest& request) override {
+    comm_ = &world_;
+    for (const SimulatedComm& g : groups_)
+      if (!request.spec.group.is_world() && g.name == request.spec.group.name()) comm_ = &g;
+    if (!request.spec.group.is_world() && comm_ == &world_)
+      throw BackendError("no communicator was split for group spec '" + request.spec.group.name() + "'");
     case_ = request.spec;
     graph_ = request.graph;
     prepared_ = true;
@@ -178,39 +151,25 @@ class SimulatedEngine : public WorkerEngine {
     return out;
   }
 
-  void finish() override { tuner_.reset(); }
+  void finish() override {
+    groups_.clear();
+    world_ = SimulatedComm{};
+    tuner_.reset();
+  }
 
  private:
   // Latency + bytes over bandwidth; a forced algorithm / protocol shifts both, so that settings
   // differ the way a tuner expects them to.
   double model_seconds() const {
-    const std::string algo = environment_value("NCCL_ALGO"), proto = environment_value("NCCL_PROTO");
+    const std::string algo = simulated_variable("NCCL_ALGO"), proto = simulated_variable("NCCL_PROTO");
     const double latency = (proto == "LL" ? 4e-6 : 8e-6) * (algo == "Tree" ? 0.8 : 1.0);
     const double bandwidth = (proto == "LL" ? 20e9 : 80e9) * (algo == "Tree" ? 0.9 : 1.0);
-    const double factor = traits_of(case_.collective).bus_factor(identity_.nranks);
-    return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) / bandwidth;
+    const double factor = traits_of(case_.collective).bus_factor(nranks());
+    return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) /
+                         std::min(bandwidth, network_bytes_per_s(comm_->ranks, comm_->nodes));
   }
 
-  // The relative spread of the modelled timings: 1%, or COMMTUNE_SIMULATED_JITTER (above 0,
-  // below 1) for tests that need noisier cases (racing's undecided rounds).
-  static double timing_jitter() {
-    const std::string text = environment_value("COMMTUNE_SIMULATED_JITTER");
-    const double given = text.empty() ? 0 : std::strtod(text.c_str(), nullptr);
-    return given > 0 && given < 1 ? given : 0.01;
-  }
-
-  // The host thread's share of the CPU while it times a batch: 0.95, or what
-  // COMMTUNE_SIMULATED_CPU_SHARE ("RANK:SHARE,...", shares above 0 up to 1) gives this rank, for
-  // tests of the straggler finding (a worker starved of the CPU).
-  static double host_cpu_share(int rank) {
-    const std::string prefix = std::to_string(rank) + ":";
-    for (const std::string& entry : comma_entries(environment_value("COMMTUNE_SIMULATED_CPU_SHARE"))) {
-      if (entry.rfind(prefix, 0) != 0) continue;
-      const double share = std::strtod(entry.c_str() + prefix.size(), nullptr);
-      if (share > 0 && share <= 1) return share;
-    }
-    return 0.95;
-  }
+  int nranks() const { return static_cast<int>(comm_->ranks.size()); }
 
   // An interval as CUDA events read it: on a grid of their resolution.
   static double event_interval(double seconds) {
@@ -224,26 +183,37 @@ class SimulatedEngine : public WorkerEngine {
   // COMMTUNE_SIMULATED_INIT_LOG=FILE: one line per communicator init, "rank R NCCL_ALGO=.. NCCL_PROTO=..",
   // so that tests count how often each setting's workers started.
   void log_init() const {
-    const std::string path = environment_value("COMMTUNE_SIMULATED_INIT_LOG");
+    const std::string path = simulated_variable("COMMTUNE_SIMULATED_INIT_LOG");
     if (path.empty()) return;
     std::ofstream(path, std::ios::app)
-        << "rank " << identity_.rank << " NCCL_ALGO=" << environment_value("NCCL_ALGO")
-        << " NCCL_PROTO=" << environment_value("NCCL_PROTO") << "\n";
+        << "rank " << identity_.rank << " NCCL_ALGO=" << simulated_variable("NCCL_ALGO")
+        << " NCCL_PROTO=" << simulated_variable("NCCL_PROTO") << "\n";
   }
 
   void before_collective(std::uint64_t bytes) {
-    if (tuner_) tuner_->before_collective(case_.collective, bytes);
+    if (comm_ && comm_->tuner) comm_->tuner->before_collective(case_.collective, bytes);
   }
 
   // The barrier's size: one element per rank, as NCCL counts bytes (the whole buffer for
   // all-gather and reduce-scatter).
   std::uint64_t barrier_bytes() const {
     const bool gathers = size_is_total(case_.collective);
-    return size_of(case_.dtype) * static_cast<std::uint64_t>(gathers ? identity_.nranks : 1);
+    return size_of(case_.dtype) * static_cast<std::uint64_t>(gathers ? nranks() : 1);
   }
 
+  // A communicator: the world's or a group spec's.
+  struct SimulatedComm {
+    std::string name;
+    std::vector<int> ranks;  // job ranks
+    int nodes = 1;
+    std::shared_ptr<SimulatedTuner> tuner;
+  };
+
   WorkerIdentity identity_;
-  std::unique_ptr<SimulatedTuner> tuner_;
+  std::shared_ptr<SimulatedTuner> tuner_;  // the world communicator's
+  SimulatedComm world_;
+  std::vector<SimulatedComm> groups_;
+  const SimulatedComm* comm_ = nullptr;  // the prepared case's
   Case case_;
   bool graph_ = false;
   bool prepared_ = false;

@@ -125,6 +125,12 @@ PlacementFacts placement_facts(const std::vector<WorkerPlace>& workers, bool emu
           gpu.second + " on " + gpu.first + " (" + std::to_string(ranks.size()) +
           " ranks on it): NCCL refuses two ranks on one GPU; use fewer ranks per host or --emulate-nodes";
   }
+  std::vector<WorkerPlace> by_rank = workers;
+  std::sort(by_rank.begin(), by_rank.end(),
+            [](const WorkerPlace& a, const WorkerPlace& b) { return a.rank < b.rank; });
+  std::vector<std::string> host_of_rank;
+  for (const WorkerPlace& w : by_rank) host_of_rank.push_back(w.host);
+  facts.node_of_rank = node_numbers(host_of_rank);
   facts.nnodes =
       emulate_nodes ? static_cast<int>(workers.size()) : std::max<int>(1, static_cast<int>(hosts.size()));
   return facts;
@@ -160,6 +166,7 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
     decided = {{"device_memory_bytes", least},
                {"ranks_per_device", placement.ranks_per_device},
                {"nnodes", placement.nnodes},
+               {"node_of_rank", placement.node_of_rank},
                {"refusal", placement.refusal ? *placement.refusal : ""},
                {"nvls_hardware", nvls_hardware(supervisors, run.emulate_nodes)}};
     decided["provenance"] = {{"supervisors", supervisors},
@@ -171,10 +178,12 @@ AgreedDeviceFacts agree_device_facts(ControlPlane& control, const SupervisorLayo
   const nlohmann::json agreed = broadcast_value(control, decided);
   if (const std::string refusal = agreed.at("refusal").get<std::string>(); !refusal.empty())
     throw InputError(refusal);
-  return AgreedDeviceFacts{agreed.at("device_memory_bytes").get<std::uint64_t>(),
-                           agreed.at("ranks_per_device").get<int>(), agreed.at("nnodes").get<int>(),
-                           agreed.at("nvls_hardware").get<bool>(),
-                           control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
+  return AgreedDeviceFacts{.device_memory_bytes = agreed.at("device_memory_bytes").get<std::uint64_t>(),
+                           .ranks_per_device = agreed.at("ranks_per_device").get<int>(),
+                           .nnodes = agreed.at("nnodes").get<int>(),
+                           .node_of_rank = agreed.at("node_of_rank").get<std::vector<int>>(),
+                           .nvls_hardware = agreed.at("nvls_hardware").get<bool>(),
+                           .provenance = control.rank() == 0 ? decided.at("provenance") : nlohmann::json()};
 }
 
 }  // namespace commtune

@@ -38,8 +38,11 @@ struct WorkerPlace {
 };
 
 struct PlacementFacts {
-  int ranks_per_device = 1;            // most workers on one GPU of one host
-  int nnodes = 1;                      // NCCL's nodes: hosts, or every rank with --emulate-nodes
+  int ranks_per_device = 1;  // most workers on one GPU of one host
+  int nnodes = 1;            // NCCL's nodes: hosts, or every rank with --emulate-nodes
+  // The host of every rank (index: rank), numbered in order of each host's lowest rank: the
+  // nodes of communicator groups (plan/groups.hpp), hosts even with --emulate-nodes.
+  std::vector<int> node_of_rank;
   std::optional<std::string> refusal;  // two ranks on one GPU without --emulate-nodes (NCCL refuses it)
 };
 
@@ -54,8 +57,9 @@ struct AgreedDeviceFacts {
   std::uint64_t device_memory_bytes = 0;  // least total memory of any device used, all hosts
   int ranks_per_device = 1;
   int nnodes = 1;
-  bool nvls_hardware = true;  // NVLink SHARP possible: see nvls_hardware()
-  nlohmann::json provenance;  // rank 0 only
+  std::vector<int> node_of_rank;  // PlacementFacts::node_of_rank
+  bool nvls_hardware = true;      // NVLink SHARP possible: see nvls_hardware()
+  nlohmann::json provenance;      // rank 0 only
 };
 
 // Every supervisor offers its workers' devices; all get the same facts, or the same InputError

@@ -131,7 +131,8 @@ CostModel NcclBackend::cost_model() const {
 PlanLimits NcclBackend::limits() const {
   return PlanLimits{.nranks = layout_.nranks,
                     .ranks_per_host = layout_.ranks_per_device,
-                    .memory_bytes_per_host = device_memory_bytes_};
+                    .memory_bytes_per_host = device_memory_bytes_,
+                    .node_of_rank = layout_.node_of_rank};
 }
 
 void NcclBackend::validate(const Setting& setting, const SweepOptions& options) const {
@@ -141,7 +142,7 @@ void NcclBackend::validate(const Setting& setting, const SweepOptions& options) 
 std::unique_ptr<SettingSession> NcclBackend::open(const Setting& setting, const SweepOptions& options) {
   LayoutSkips skips = layout_skips(setting, options, nccl_layout(setting));
   if (skips_everything(skips, setting, options)) return skipping(nullptr, std::move(skips), layout_.nranks);
-  return skipping(open_workers(setting), std::move(skips), layout_.nranks);
+  return skipping(open_workers(setting, options), std::move(skips), layout_.nranks);
 }
 
 // What decides which algorithms NCCL can use for this setting's workers: the job's shape and GPUs,
@@ -163,7 +164,39 @@ NcclLayout NcclBackend::nccl_layout(const Setting& setting) const {
       .collnet_plugin = !wants_collnet || environment_collnet_plugin(environment, dynamic_loader_probe())};
 }
 
-std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting) {
+// The layouts of the sweep's group specs other than world, over the ranks' hosts.
+std::vector<GroupLayout> NcclBackend::group_layouts(const SweepOptions& options) const {
+  std::vector<GroupLayout> layouts;
+  for (const GroupSpec& spec : options.groups)
+    if (!spec.is_world()) layouts.push_back(layout_groups(spec, node_of_each_rank(limits())));
+  return layouts;
+}
+
+// Every worker splits one communicator per layout from its world one; the step is agreed as init's.
+StepOutcome NcclBackend::split_groups(WorkerGroup& workers, const std::vector<GroupLayout>& layouts) {
+  std::vector<std::string> requests;
+  const std::vector<int> nodes = node_of_each_rank(limits());
+  for (std::size_t w = 0; w < workers.size(); ++w) {
+    const int rank = workers.rank_of(w);
+    SplitRequest request{.groups = {}, .world_nodes = layout_.nnodes};
+    for (const GroupLayout& layout : layouts) {
+      const RankGroup& g =
+          layout.groups[static_cast<std::size_t>(layout.group_of_rank[static_cast<std::size_t>(rank)])];
+      request.groups.push_back(GroupSplit{.name = layout.spec.name(),
+                                          .color = g.color,
+                                          .ranks = g.ranks,
+                                          .nodes = static_cast<int>(g.nodes.size())});
+    }
+    requests.push_back(request_line("split", to_json(request)));
+  }
+  std::vector<WorkerReply> replies;
+  const StepOutcome outcome =
+      workers.exchange(requests, to_milliseconds(run_.init_timeout_s), "communicator split", replies);
+  return agree_step(control_, outcome, nullptr, no_data).outcome;
+}
+
+std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting,
+                                                          const SweepOptions& options) {
   if (const std::vector<std::string> left_out = config_overrides(command_.base_environment, setting);
       !left_out.empty() && control_.rank() == 0) {
     std::string names;
@@ -205,12 +238,14 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     outcome = workers->exchange({init}, timeout, "communicator init", replies);
     agreed = agree_step(control_, outcome, nullptr, no_data);
   }
+  std::vector<GroupLayout> groups = group_layouts(options);
+  if (agreed.outcome.ok() && !groups.empty()) agreed.outcome = split_groups(*workers, groups);
   if (!agreed.outcome.ok()) {
     if (workers) workers->kill_all();
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
   return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks,
-                                              std::move(choice));
+                                              std::move(choice), std::move(groups));
 }
 
 }  // namespace commtune

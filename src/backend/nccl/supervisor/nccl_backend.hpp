@@ -13,17 +13,21 @@
 #include "control/control_plane.hpp"
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
 #include "backend/nccl/supervisor/worker_process.hpp"
+#include "backend/nccl/supervisor/step_outcome.hpp"
+#include "backend/nccl/supervisor/worker_group.hpp"
 #include "backend/nccl/worker_protocol.hpp"
+#include "plan/groups.hpp"
 
 namespace commtune {
 
 // Which workers this supervisor runs.
 struct SupervisorLayout {
-  int nranks = 1;             // workers of the whole job
-  std::vector<int> ranks;     // global ranks of this supervisor's workers
-  std::vector<int> devices;   // their CUDA devices
-  int ranks_per_device = 1;   // most workers sharing one GPU (emulated nodes), all hosts
-  int nnodes = 1;             // NCCL's nodes (hosts; every rank with --emulate-nodes)
+  int nranks = 1;                 // workers of the whole job
+  std::vector<int> ranks;         // global ranks of this supervisor's workers
+  std::vector<int> devices;       // their CUDA devices
+  int ranks_per_device = 1;       // most workers sharing one GPU (emulated nodes), all hosts
+  int nnodes = 1;                 // NCCL's nodes (hosts; every rank with --emulate-nodes)
+  std::vector<int> node_of_rank;  // the host of every rank (the nodes of communicator groups)
   bool nvls_hardware = true;  // every GPU multicast-capable and two or more on each node (true: not known)
 };
 
@@ -45,7 +49,9 @@ class NcclBackend : public Backend {
   std::unique_ptr<SettingSession> open(const Setting& setting, const SweepOptions& options) override;
 
  private:
-  std::unique_ptr<SettingSession> open_workers(const Setting& setting);
+  std::unique_ptr<SettingSession> open_workers(const Setting& setting, const SweepOptions& options);
+  std::vector<GroupLayout> group_layouts(const SweepOptions& options) const;
+  StepOutcome split_groups(WorkerGroup& workers, const std::vector<GroupLayout>& layouts);
   NcclLayout nccl_layout(const Setting& setting) const;
   ControlPlane& control_;
   SupervisorLayout layout_;

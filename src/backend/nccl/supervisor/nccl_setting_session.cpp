@@ -49,6 +49,42 @@ class SupervisedBatchTimer : public BatchTimer {
   int nranks_;
 };
 
+// The seconds of each group of a case run on several at once, batch by batch; only the batches
+// that became samples count (the last ones: warm-up and pilot batches come first).
+class GroupBatches {
+ public:
+  GroupBatches(const GroupLayout& layout, int nranks) : layout_(layout), nranks_(nranks) {}
+  void add(const nlohmann::json& combined) {
+    batches_.push_back(slowest_per_group(layout_, rank_seconds_of(combined, nranks_)));
+  }
+  std::vector<std::vector<double>> of_samples(std::size_t samples) const {
+    std::size_t first = batches_.size(), counted = 0;
+    while (first > 0 && counted < samples) counted += batches_[--first].front().size();
+    std::vector<std::vector<double>> seconds(layout_.groups.size());
+    for (std::size_t b = first; b < batches_.size(); ++b)
+      for (std::size_t g = 0; g < seconds.size(); ++g)
+        seconds[g].insert(seconds[g].end(), batches_[b][g].begin(), batches_[b][g].end());
+    return seconds;
+  }
+
+ private:
+  const GroupLayout& layout_;
+  int nranks_;
+  std::vector<std::vector<std::vector<double>>> batches_;  // batch -> group -> seconds
+};
+
+// Where a failure of a grouped case sits: the spec, and the group of the rank blamed.
+std::string group_context(const GroupLayout& layout, int rank) {
+  std::string text = " [group spec '" + layout.spec.name() + "'";
+  if (rank >= 0 && rank < static_cast<int>(layout.group_of_rank.size())) {
+    const std::size_t g = static_cast<std::size_t>(layout.group_of_rank[static_cast<std::size_t>(rank)]);
+    text += ": rank " + std::to_string(rank) + " is in group " + std::to_string(g) + " of " +
+            std::to_string(layout.groups.size()) + ", ranks";
+    for (int r : layout.groups[g].ranks) text += " " + std::to_string(r);
+  }
+  return text + "]";
+}
+
 // This supervisor's workers' replies combined; each body that is an object gets its worker's
 // global rank as "rank" (what the combiners of per-rank figures key on).
 nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerGroup& workers,
@@ -71,12 +107,13 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerG
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
                                        const NcclRunOptions& run, int nranks,
-                                       std::unique_ptr<ChoiceCapture> choice)
+                                       std::unique_ptr<ChoiceCapture> choice, std::vector<GroupLayout> groups)
     : control_(&control),
       workers_(std::move(workers)),
       run_(run),
       nranks_(nranks),
-      choice_(std::move(choice)) {}
+      choice_(std::move(choice)),
+      groups_(std::move(groups)) {}
 
 NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
     : nranks_(nranks),
@@ -103,8 +140,8 @@ CaseResult NcclSettingSession::stopped_case(const Case& c, const Setting& settin
   return failed_case(c, setting.name, nranks_, stopped_status_, stopped_reason_);
 }
 
-CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting,
-                                           const StepOutcome& outcome) {
+CaseResult NcclSettingSession::failed_step(const Case& c, const Setting& setting, StepOutcome outcome) {
+  if (const GroupLayout* layout = layout_of(c.group)) outcome.reason += group_context(*layout, outcome.rank);
   if (outcome.fatal) {
     stopped_status_ = CaseStatus::Skipped;
     stopped_reason_ = "not run: the setting's workers were stopped after case " + std::to_string(c.index) +
@@ -120,6 +157,33 @@ CaseResult NcclSettingSession::with_choice(CaseResult result) {
   return result;
 }
 
+const GroupLayout* NcclSettingSession::layout_of(const GroupSpec& spec) const {
+  if (spec.is_world()) return nullptr;
+  for (const GroupLayout& layout : groups_)
+    if (layout.spec == spec) return &layout;
+  throw BackendError("no communicator was split for group spec '" + spec.name() + "'");
+}
+
+// The timed batches until the stopping rule is met; a grouped case keeps every group's seconds and
+// its figures are the slowest group's (results/case_result.hpp, grouped_case). Throws BatchFailed.
+CaseResult NcclSettingSession::measure(const Case& c, const Setting& setting, const SweepOptions& options,
+                                       std::int64_t wrong) {
+  const GroupLayout* layout = layout_of(c.group);
+  std::optional<GroupBatches> groups;
+  if (layout) groups.emplace(*layout, nranks_);
+  SupervisedBatchTimer timer(
+      [&](std::size_t iterations, std::size_t block, nlohmann::json& batch) {
+        const StepOutcome outcome = step("timing", time_request_line(iterations, block),
+                                         layout ? combine_rank_batches : combine_timed_batches, batch);
+        if (outcome.ok() && groups) groups->add(batch);
+        return outcome;
+      },
+      run_.graph, nranks_);
+  const SampleRun run = sample_until_stable(timer, options.stopping);
+  if (!layout) return with_choice(measured_case(c, setting.name, nranks_, run, wrong));
+  return grouped_case(c, setting.name, *layout, groups->of_samples(run.samples.size()), run, wrong);
+}
+
 CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, const SweepOptions& options) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;
@@ -132,15 +196,9 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
     if (!outcome.ok()) return failed_step(c, setting, outcome);
     wrong = data.at("wrong").get<std::int64_t>();
   }
-  SupervisedBatchTimer timer(
-      [&](std::size_t iterations, std::size_t block, nlohmann::json& batch) {
-        return step("timing", time_request_line(iterations, block), combine_timed_batches, batch);
-      },
-      run_.graph, nranks_);
   CaseResult measured;
   try {
-    measured = with_choice(
-        measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong));
+    measured = measure(c, setting, options, wrong);
   } catch (const BatchFailed& failure) {
     return failed_step(c, setting, failure.outcome);
   }

@@ -12,6 +12,7 @@
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
 #include "backend/nccl/supervisor/step_outcome.hpp"
 #include "backend/nccl/supervisor/worker_group.hpp"
+#include "plan/groups.hpp"
 
 namespace commtune {
 
@@ -19,8 +20,11 @@ class NcclSettingSession : public SettingSession {
  public:
   // A session whose workers initialised their communicator.
   // `choice`: where the default setting's cases learn what NCCL chose (null for other settings).
+  // `groups`: the layouts of the sweep's group specs other than world, whose communicators the
+  // workers split.
   NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
-                     int nranks, std::unique_ptr<ChoiceCapture> choice = nullptr);
+                     int nranks, std::unique_ptr<ChoiceCapture> choice = nullptr,
+                     std::vector<GroupLayout> groups = {});
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
@@ -31,8 +35,10 @@ class NcclSettingSession : public SettingSession {
   StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine,
                    nlohmann::json& data);
   CaseResult stopped_case(const Case& c, const Setting& setting) const;
-  CaseResult failed_step(const Case& c, const Setting& setting, const StepOutcome& outcome);
+  CaseResult failed_step(const Case& c, const Setting& setting, StepOutcome outcome);
   CaseResult with_choice(CaseResult result);
+  const GroupLayout* layout_of(const GroupSpec& spec) const;
+  CaseResult measure(const Case& c, const Setting& setting, const SweepOptions& options, std::int64_t wrong);
 
   ControlPlane* control_ = nullptr;
   std::unique_ptr<WorkerGroup> workers_;
@@ -41,6 +47,7 @@ class NcclSettingSession : public SettingSession {
   CaseStatus stopped_status_ = CaseStatus::Skipped;
   std::string stopped_reason_;
   std::unique_ptr<ChoiceCapture> choice_;  // destroyed before the workers' group; they have finished by then
+  std::vector<GroupLayout> groups_;
 };
 
 }  // namespace commtune

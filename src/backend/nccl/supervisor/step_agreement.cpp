@@ -15,12 +15,13 @@ json encode(const StepOutcome& outcome, const json& data) {
   return json{{"status", static_cast<int>(outcome.status)},
               {"reason", outcome.reason},
               {"fatal", outcome.fatal},
+              {"rank", outcome.rank},
               {"data", data}};
 }
 
 StepOutcome decode_outcome(const json& j) {
   return StepOutcome{static_cast<StepStatus>(j.at("status").get<int>()), j.at("reason").get<std::string>(),
-                     j.at("fatal").get<bool>()};
+                     j.at("fatal").get<bool>(), j.at("rank").get<int>()};
 }
 
 json decide(const std::vector<json>& offers, const CombineData& combine) {
@@ -97,6 +98,36 @@ json combine_timed_batches(const std::vector<json>& parts) {
   combined["ranks"] = ranks;
   if (every_cpu) combined["rank_cpu"] = cpu;
   return combined;
+}
+
+json combine_rank_batches(const std::vector<json>& parts) {
+  json combined = combine_timed_batches(parts);
+  json seconds = json::array();
+  for (const json& part : parts) {
+    if (part.contains("rank_seconds")) {
+      for (const json& entry : part.at("rank_seconds")) seconds.push_back(entry);
+    } else {
+      if (!part.contains("rank")) throw BackendError("a timed batch of a group names no rank");
+      seconds.push_back(json::array({part.at("rank"), timed_batch_from_json(part).seconds}));
+    }
+  }
+  combined["rank_seconds"] = seconds;
+  return combined;
+}
+
+std::vector<std::vector<double>> rank_seconds_of(const json& combined, int nranks) {
+  std::vector<std::vector<double>> out(static_cast<std::size_t>(nranks));
+  std::vector<bool> seen(out.size(), false);
+  for (const json& entry : combined.at("rank_seconds")) {
+    const int r = entry.at(0).get<int>();
+    if (r < 0 || r >= nranks || seen[static_cast<std::size_t>(r)])
+      throw BackendError("timed batches of a group: rank " + std::to_string(r) + " unexpected");
+    seen[static_cast<std::size_t>(r)] = true;
+    out[static_cast<std::size_t>(r)] = entry.at(1).get<std::vector<double>>();
+  }
+  if (std::find(seen.begin(), seen.end(), false) != seen.end())
+    throw BackendError("timed batches of a group: a rank's batch is missing");
+  return out;
 }
 
 std::vector<RankCpu> rank_cpu_of(const json& combined, int nranks) {

@@ -37,6 +37,15 @@ StepOutcome worst_outcome(const std::vector<StepOutcome>& outcomes);
 // "rank_cpu"; the list is kept only while every rank's batch had them.
 nlohmann::json combine_timed_batches(const std::vector<nlohmann::json>& parts);
 
+// combine_timed_batches that also keeps each rank's own seconds, "rank_seconds": [[rank, [...]],
+// ...] (a worker's batch with its "rank", or a combined part's list): the timings of a case whose
+// groups run at once, each group as slow as its slowest rank.
+nlohmann::json combine_rank_batches(const std::vector<nlohmann::json>& parts);
+
+// The combined batch's seconds by rank (index = rank). Throws BackendError unless every rank of
+// 0..nranks-1 is there exactly once.
+std::vector<std::vector<double>> rank_seconds_of(const nlohmann::json& combined, int nranks);
+
 // One rank's host thread over a timed batch.
 struct RankCpu {
   double cpu_s = 0, wall_s = 0;

@@ -13,6 +13,7 @@ struct StepOutcome {
   StepStatus status = StepStatus::Ok;
   std::string reason;  // names the rank and the step; NCCL's own error text where there is one
   bool fatal = false;  // the workers cannot go on: they are (or must be) stopped
+  int rank = -1;       // the rank blamed, where one is (its group is named from it)
   bool ok() const { return status == StepStatus::Ok; }
   CaseStatus case_status() const {
     return status == StepStatus::TimedOut ? CaseStatus::TimedOut : CaseStatus::Failed;

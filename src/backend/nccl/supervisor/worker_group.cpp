@@ -39,7 +39,7 @@ StepOutcome WorkerGroup::lost(std::size_t worker, const std::string& step, const
   return StepOutcome{StepStatus::Failed,
                      "rank " + std::to_string(ranks_[worker]) + " worker " + cause + " during " + step +
                          " (it " + ending + ")",
-                     true};
+                     true, ranks_[worker]};
 }
 
 StepOutcome WorkerGroup::exchange(const std::vector<std::string>& requests, std::chrono::milliseconds timeout,
@@ -68,7 +68,7 @@ StepOutcome WorkerGroup::poll_until(Clock::time_point deadline, std::chrono::mil
       return StepOutcome{StepStatus::TimedOut,
                          "rank " + std::to_string(ranks_[late]) + " worker did not finish " + step +
                              " within " + seconds_text(timeout) + " (hung; workers killed)",
-                         true};
+                         true, ranks_[late]};
     }
     std::vector<pollfd> fds = pending_fds(workers_, answered);
     poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(left.count() + 1, 1000)));
@@ -85,7 +85,7 @@ StepOutcome WorkerGroup::poll_until(Clock::time_point deadline, std::chrono::mil
         if (!replies[i].ok && outcome.ok())
           outcome = StepOutcome{StepStatus::Failed,
                                 "rank " + std::to_string(ranks_[i]) + ": " + step + ": " + replies[i].error,
-                                replies[i].fatal};
+                                replies[i].fatal, ranks_[i]};
         if (!replies[i].ok && replies[i].fatal) {
           kill_all();
           return outcome;

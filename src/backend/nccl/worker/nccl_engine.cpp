@@ -1,6 +1,6 @@
-// The real worker: one GPU, one blocking NCCL communicator, the fill/verify kernels and CUDA
-// event timing. Waits poll the stream and ncclCommGetAsyncError, so that an error found while
-// waiting carries NCCL's text and belongs to the step that waited; a hang is left to the
+// The real worker: one GPU, a blocking NCCL communicator (and one per group spec, split from it),
+// the fill/verify kernels and CUDA event timing. Waits poll the stream and ncclCommGetAsyncError, so that an
+// error found while waiting carries NCCL's text and belongs to the step that waited; a hang is left to the
 // supervisor's watchdog, which kills this process (NCCL has no collective timeout).
 #include <cuda_runtime_api.h>
 #include <nccl.h>
@@ -15,13 +15,15 @@
 #include "backend/nccl/worker/nccl_comm_setup.hpp"
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
+#include "backend/nccl/worker/pair_exchange.hpp"
+#include "backend/nccl/worker/worker_comms.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
 #include "measure/cpu_clock.hpp"
 
 namespace commtune {
 namespace {
 
-class NcclEngine : public WorkerEngine {
+class NcclEngine : public WorkerEngine, private StreamWork {
  public:
   explicit NcclEngine(const WorkerIdentity& identity) : identity_(identity) {}
   ~NcclEngine() override { release(); }
@@ -49,18 +51,25 @@ class NcclEngine : public WorkerEngine {
     net_name_ = config.net_name;  // NCCL keeps the pointer
     ncclConfig_t nccl_config = blocking_config(config, net_name_);
     // Returns once the communicator is ready or has failed; a hang here is the watchdog's.
-    const ncclResult_t result =
-        ncclCommInitRankConfig(&comm_, identity_.nranks, from_hex(unique_id), identity_.rank, &nccl_config);
+    const ncclResult_t result = ncclCommInitRankConfig(comms_.world_slot(), identity_.nranks,
+                                                       from_hex(unique_id), identity_.rank, &nccl_config);
     if (result == ncclInProgress)
       abort_comm(
           "ncclCommInitRankConfig: NCCL_COMM_BLOCKING=0 in the environment made the communicator "
           "non-blocking; "
           "the worker needs a blocking one");
-    if (result != ncclSuccess) abort_comm("ncclCommInitRankConfig: " + nccl_error_text(result, comm_));
+    if (result != ncclSuccess)
+      abort_comm("ncclCommInitRankConfig: " + nccl_error_text(result, comms_.world()));
     require_healthy("communicator init");
     int version = 0;
     ncclGetVersion(&version);
     return {{"nccl_version", nccl_version_text(version)}, {"device", own_device_facts(identity_.device)}};
+  }
+
+  void split(const SplitRequest& request) override {
+    require_healthy("the communicator failed before its split");
+    if (std::optional<std::string> failed = comms_.split(request.groups, identity_.rank)) abort_comm(*failed);
+    require_healthy("communicator split");
   }
 
   void prepare(const CaseRequest& request) override {
@@ -68,11 +77,16 @@ class NcclEngine : public WorkerEngine {
     require_healthy("the communicator failed between cases, before this one started");
     current_.reset();
     request_ = request;
+    const GroupCommunicator* group = nullptr;
+    if (!request.spec.group.is_world() && !(group = comms_.group(request.spec.group.name())))
+      throw BackendError("no communicator was split for group spec '" + request.spec.group.name() + "'");
+    comm_ = group ? group->comm : comms_.world();
     // With a graph, the buffers are kept from case to case at the sweep's largest size (NCCL
     // registers what a graph captures and reclaims it lazily: a freed and reused address could
     // meet a stale registration); without, each case allocates its own.
     if (request.graph && !arena_) arena_ = std::make_unique<DeviceArena>();
-    current_ = std::make_unique<DeviceCase>(request.spec, identity_.rank, identity_.nranks,
+    current_ = std::make_unique<DeviceCase>(request.spec, group ? group->rank : identity_.rank,
+                                            group ? group->nranks : identity_.nranks,
                                             request.graph ? arena_.get() : nullptr, request.largest_bytes);
     current_->fill_for_check(stream_);
     wait_for_stream("fill");
@@ -102,9 +116,7 @@ class NcclEngine : public WorkerEngine {
     return batch;
   }
 
-  // Warm-up (connections are made at a pair's first exchange), then the latency samples, then the
-  // bandwidth samples, each timed by CUDA events around `count` exchanges that follow an untimed
-  // 8-byte one (the two peers leave it together, as a barrier).
+  // One round of the pairwise map on the world communicator (pair_exchange.hpp).
   PairSamples pairwise(const PairwiseRequest& r) override {
     require_healthy("the communicator failed before this pairwise round");
     if (r.peer < 0) return {};
@@ -112,17 +124,7 @@ class NcclEngine : public WorkerEngine {
       throw BackendError("pairwise: peer " + std::to_string(r.peer) +
                          " is not another rank of the communicator");
     current_.reset();  // a case's buffers are not needed meanwhile
-    const PairBuffers buffers(r.bytes);
-    exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, 1);
-    PairSamples out;
-    for (int s = 0; s < r.samples; ++s)
-      out.latency_us.push_back(
-          exchanges_seconds(buffers.small_send, buffers.small_recv, 8, r.peer, r.latency_exchanges) /
-          r.latency_exchanges * 1e6);
-    for (int s = 0; s < r.samples; ++s)
-      out.gbps.push_back(static_cast<double>(r.bytes) * r.exchanges /
-                         exchanges_seconds(buffers.send, buffers.recv, r.bytes, r.peer, r.exchanges) / 1e9);
-    return out;
+    return measure_pair(r, comms_.world(), stream_, *this);
   }
 
   void release_case() override { current_.reset(); }
@@ -130,31 +132,6 @@ class NcclEngine : public WorkerEngine {
   void finish() override { release(); }
 
  private:
-  // One exchange with `peer`: send and receive in one group, so both directions run at once.
-  void enqueue_exchange(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer) {
-    require_launched("ncclGroupStart", ncclGroupStart());
-    const ncclResult_t sent = ncclSend(send.get(), bytes, ncclInt8, peer, comm_, stream_);
-    const ncclResult_t received = ncclRecv(recv.get(), bytes, ncclInt8, peer, comm_, stream_);
-    const ncclResult_t ended = ncclGroupEnd();  // always closes the group, whatever the calls in it returned
-    require_launched("ncclSend to rank " + std::to_string(peer), sent);
-    require_launched("ncclRecv from rank " + std::to_string(peer), received);
-    require_launched("ncclGroupEnd (pairwise exchange)", ended);
-  }
-
-  double exchanges_seconds(const DeviceBytes& send, const DeviceBytes& recv, std::size_t bytes, int peer,
-                           int count) {
-    EventPool events(2);
-    enqueue_or_drain([&] {
-      enqueue_exchange(send, recv, std::min<std::size_t>(bytes, 8),
-                       peer);  // the barrier: the buffers' first bytes
-      record(events[0]);
-      for (int k = 0; k < count; ++k) enqueue_exchange(send, recv, bytes, peer);
-      record(events[1]);
-    });
-    wait_for_stream("pairwise exchange");
-    return events.seconds_between(0, 1);
-  }
-
   void require_case() const {
     if (!current_) throw BackendError("no case prepared");
   }
@@ -165,7 +142,7 @@ class NcclEngine : public WorkerEngine {
   TimedBatch time_iterations(std::size_t k, std::size_t block) {
     EventPool events(events_for(k, block));
     enqueue_or_drain([&] {
-      require_launched("barrier before the timed batch", current_->launch_barrier(comm_, stream_));
+      launch_barriers("barrier before the timed batch");
       record(events[0]);
       require_launched("timed collective", current_->launch(comm_, stream_));
       record(events[1]);
@@ -186,7 +163,7 @@ class NcclEngine : public WorkerEngine {
     check_cuda(cudaGraphUpload(graph->get(), stream_), "cudaGraphUpload", true);  // not in the timed launch
     EventPool events(2);
     enqueue_or_drain([&] {
-      require_launched("barrier before the timed graph", current_->launch_barrier(comm_, stream_));
+      launch_barriers("barrier before the timed graph");
       record(events[0]);
       check_cuda(cudaGraphLaunch(graph->get(), stream_), "cudaGraphLaunch", true);
       record(events[1]);
@@ -208,6 +185,17 @@ class NcclEngine : public WorkerEngine {
     return capture.finish();
   }
 
+  // The case's own barrier; on a group's communicator, a barrier of the whole job first, so that
+  // every group starts the batch together, as a training job's groups run side by side.
+  void launch_barriers(const std::string& what) {
+    if (comm_ != comms_.world()) {
+      if (!job_barrier_) job_barrier_ = std::make_unique<DeviceBytes>(1);
+      require_launched(what + " (whole job)", ncclAllReduce(job_barrier_->get(), job_barrier_->get(), 1,
+                                                            ncclUint8, ncclMax, comms_.world(), stream_));
+    }
+    require_launched(what, current_->launch_barrier(comm_, stream_));
+  }
+
   void record(cudaEvent_t event) { check_cuda(cudaEventRecord(event, stream_), "cudaEventRecord", true); }
 
   // Runs `enqueue`; when a launch fails and the communicator survives, waits for what was queued
@@ -227,7 +215,11 @@ class NcclEngine : public WorkerEngine {
   // A launch NCCL refused is this case's error, with NCCL's text. It is not fatal while the
   // communicator is healthy (NCCL found no algorithm for the forced NCCL_ALGO / NCCL_PROTO: the
   // next case may have one); with the communicator in error it is, and still this case's.
-  void require_launched(const std::string& what, ncclResult_t result) {
+  void enqueue_then_drain_on_error(const std::function<void()>& enqueue) override {
+    enqueue_or_drain(enqueue);
+  }
+
+  void require_launched(const std::string& what, ncclResult_t result) override {
     if (result == ncclSuccess) return;
     const std::string text = what + ": " + nccl_error_text(result, comm_);
     ncclResult_t state = ncclSuccess;
@@ -235,45 +227,39 @@ class NcclEngine : public WorkerEngine {
     if (queried != ncclSuccess || state != ncclSuccess)
       abort_comm(text + "; the communicator is in error: " +
                  ncclGetErrorString(queried != ncclSuccess ? queried : state));
+    if (std::optional<std::string> other = comms_.async_error())
+      abort_comm(text + "; a communicator is in error: " + *other);
     throw BackendError(text);
   }
 
   void require_healthy(const std::string& what) {
-    if (comm_ == nullptr) throw CommunicatorLost(what + ": the communicator was aborted");
-    ncclResult_t state = ncclSuccess;
-    const ncclResult_t queried = ncclCommGetAsyncError(comm_, &state);
-    if (queried != ncclSuccess) abort_comm(what + ": " + nccl_error_text(queried, comm_));
-    if (state != ncclSuccess) abort_comm(what + ": " + nccl_error_text(state, comm_));
+    if (!comms_.alive()) throw CommunicatorLost(what + ": the communicator was aborted");
+    if (std::optional<std::string> error = comms_.async_error()) abort_comm(what + ": " + *error);
   }
 
   // Polls: the stream for completion, the communicator for an error (checked once more after
   // completion, so that an error raised by this step is reported by this step).
-  void wait_for_stream(const char* what) {
+  void wait_for_stream(const char* what) override {
     while (true) {
       const cudaError_t query = cudaStreamQuery(stream_);
       if (query != cudaSuccess && query != cudaErrorNotReady) check_cuda(query, what, true);
-      if (comm_ != nullptr) require_healthy(what);
+      if (comms_.alive()) require_healthy(what);
       if (query == cudaSuccess) return;
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
 
   [[noreturn]] void abort_comm(const std::string& text) {
-    if (comm_ != nullptr) ncclCommAbort(comm_);  // never destroy a broken communicator
+    comms_.abort_all();  // never destroy a broken communicator
     comm_ = nullptr;
     throw CommunicatorLost(text);
   }
 
   void release() {
     current_.reset();
-    if (comm_ != nullptr) {
-      // Blocking finalize waits for outstanding work; destroy only a communicator that finalized.
-      if (ncclCommFinalize(comm_) == ncclSuccess)
-        ncclCommDestroy(comm_);
-      else
-        ncclCommAbort(comm_);
-      comm_ = nullptr;
-    }
+    job_barrier_.reset();
+    comms_.release();
+    comm_ = nullptr;
     arena_.reset();  // after the communicator: its registrations are gone with it
     counter_.reset();
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
@@ -281,7 +267,9 @@ class NcclEngine : public WorkerEngine {
   }
 
   WorkerIdentity identity_;
-  ncclComm_t comm_ = nullptr;
+  WorkerComms comms_;
+  ncclComm_t comm_ = nullptr;                 // the current case's: the world's or its group spec's
+  std::unique_ptr<DeviceBytes> job_barrier_;  // the whole job's barrier before a group's batch
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<WrongCounter> counter_;  // the data check's wrong elements
   std::string net_name_;

@@ -37,6 +37,9 @@ class WorkerEngine {
   // Rank 0 only: a fresh ncclUniqueId, hex encoded.
   virtual std::string unique_id() = 0;
   virtual nlohmann::json init(const std::string& unique_id, const CommConfig& config) = 0;
+  // After init: one communicator per group spec (GroupSplit), split from the world's; every
+  // worker of the job takes part. A case then runs on the communicator its spec names.
+  virtual void split(const SplitRequest& request) = 0;
   // Allocates and fills the case's buffers (local only: no communication).
   virtual void prepare(const CaseRequest& request) = 0;
   // Runs the collective once on the filled buffers; elements that differ from the exact result.

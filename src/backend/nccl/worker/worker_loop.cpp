@@ -16,6 +16,10 @@ std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const 
   if (op == "init")
     return ok_reply_line({{"facts", engine.init(request.at("unique_id").get<std::string>(),
                                                 comm_config_from_json(request.at("config")))}});
+  if (op == "split") {
+    engine.split(split_request_from_json(request));
+    return ok_reply_line();
+  }
   if (op == "prepare") {
     engine.prepare(case_request_from_json(request.at("case")));
     return ok_reply_line();
