@@ -20,16 +20,63 @@ std::uint64_t bucket_edge(std::uint64_t below, std::uint64_t above) {
 
 namespace {
 
+// The group shapes the recommendation decided on, each once, the world's first.
+std::vector<GroupShape> shapes_decided(const Recommendation& rec) {
+  std::vector<GroupShape> shapes;
+  for (const SizeDecision& d : rec.sizes)
+    if (std::none_of(shapes.begin(), shapes.end(), [&](const GroupShape& s) { return s.spec == d.group.spec; }))
+      shapes.push_back(d.group);
+  std::stable_sort(shapes.begin(), shapes.end(),
+                   [](const GroupShape& a, const GroupShape& b) { return a.is_world() && !b.is_world(); });
+  return shapes;
+}
+
+// With several group shapes, a line per shape: what the one value does to its communicators.
+void add_shape_lines(const Recommendation& rec, const JobChoice& c, std::vector<std::string>& lines) {
+  const std::vector<ShapeEffect> effects = shape_effects(rec, c);
+  if (effects.size() < 2) return;
+  for (const ShapeEffect& e : effects) {
+    const int nranks = e.shape.is_world() ? rec.nranks : e.shape.nranks;
+    const int nnodes = e.shape.is_world() ? rec.nnodes : e.shape.nnodes;
+    lines.push_back("  on " + e.shape.spec + " (communicators of " + std::to_string(nranks) + " ranks on " +
+                    std::to_string(nnodes) + " node(s)): " +
+                    (e.faster ? "faster at " + std::to_string(e.faster) + " size(s), up to " + format_percent(e.best)
+                              : std::string("faster at no size")) +
+                    (e.slower ? "; slower at " + std::to_string(e.slower) + " size(s), up to " +
+                                    format_percent(-e.worst) + " lost"
+                              : std::string("; slower at none")));
+  }
+}
+
+}  // namespace
+
+std::vector<ShapeEffect> shape_effects(const Recommendation& rec, const JobChoice& choice) {
+  std::vector<ShapeEffect> effects;
+  for (const GroupShape& shape : shapes_decided(rec)) {
+    ShapeEffect e{.shape = shape};
+    for (const RangeGain& g : choice.gains) {
+      if (g.group != shape.spec) continue;
+      (g.min_gain < 0 ? e.slower : e.faster) += g.sizes;
+      e.best = std::max(e.best, g.max_gain), e.worst = std::min(e.worst, g.min_gain);
+    }
+    effects.push_back(e);
+  }
+  return effects;
+}
+
+namespace {
+
 std::vector<std::string> summary_lines(const Recommendation& rec) {
   std::vector<std::string> lines{"commtune recommendation: backend " + std::string(name_of(rec.backend)) +
                                  ", " + std::to_string(rec.nranks) + " ranks on " +
                                  std::to_string(rec.nnodes) + " node(s)"};
   if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
-  for (const auto& c : rec.choices)
-    if (c.setting != kDefaultSettingName)
-      lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) +
-                      " saved on the objective" + (rec.confirmed ? ", re-measured" : ", not re-measured") +
-                      ")");
+  for (const auto& c : rec.choices) {
+    if (c.setting == kDefaultSettingName) continue;
+    lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) + " saved on the objective" +
+                    (rec.confirmed ? ", re-measured" : ", not re-measured") + ")");
+    add_shape_lines(rec, c, lines);
+  }
   return lines;
 }
 

@@ -77,6 +77,17 @@ struct ExportPlan {
   std::string tuner_plugin_path;      // ExportOptions::tuner_plugin_path
 };
 
+// What a job-wide choice does to the communicators of each group shape the recommendation decided
+// on (the world's first): the sizes where it is clearly faster or slower than the default there,
+// the most it saves and the most it loses (a negative fraction). Env files carry one line per shape
+// when there are several: one value holds for every communicator of the job.
+struct ShapeEffect {
+  GroupShape shape;
+  std::size_t faster = 0, slower = 0;
+  double best = 0, worst = 0;
+};
+std::vector<ShapeEffect> shape_effects(const Recommendation& rec, const JobChoice& choice);
+
 // Throws InputError when a knob of a chosen setting does not pass its grammar.
 ExportPlan make_export_plan(const Recommendation& rec, const ExportOptions& options = {});
 

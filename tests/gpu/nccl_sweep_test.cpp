@@ -62,6 +62,38 @@ TEST(GpuSweep, CudaGraphLaunchMeasuresEveryCollective) {
   expect_nccl_provenance(run.results, 1, true, true);
 }
 
+// Communicator groups on the GPU (issue 27): four ranks on the one GPU, the world and two groups of
+// two (DIV 2), each group's communicator split from the world's with ncclCommSplit; every case of
+// every collective measures correct data on its own communicator's ranks, and a grouped case keeps
+// both groups' figures with the members the spec gives.
+TEST(GpuSweep, GroupsSplitFromTheWorldMeasureCorrectData) {
+  COMMTUNE_SKIP_WITHOUT_GPU();
+  ScratchDir dir;
+  const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"),
+                                             {"--ranks", "4", "--emulate-nodes", "--groups", "world,DIV 2",
+                                              "--collectives", "allreduce,allgather,broadcast,reducescatter"}),
+                                 dir, dir.file("r.json"));
+  ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
+  ASSERT_TRUE(run.results.is_object()) << run.ran.err;
+  std::size_t grouped = 0;
+  for (const auto& c : run.results["cases"]) {
+    EXPECT_EQ(c.value("status", ""), "ok") << describe(c) << ": " << c.value("reason", "");
+    EXPECT_EQ(c.value("wrong", -2), 0) << describe(c);
+    if (!c.contains("group")) {
+      EXPECT_EQ(c.value("nranks", 0), 4) << describe(c);
+      continue;
+    }
+    ++grouped;
+    EXPECT_EQ(c.value("group", ""), "DIV 2");
+    EXPECT_EQ(c.value("nranks", 0), 2) << describe(c);
+    ASSERT_TRUE(c.contains("groups")) << describe(c);
+    EXPECT_EQ(c["groups"]["members"].size(), 2u) << describe(c);
+    EXPECT_EQ(c["groups"]["members"][0]["ranks"], nlohmann::json({0, 1})) << describe(c);
+    EXPECT_EQ(c["groups"]["members"][1]["ranks"], nlohmann::json({2, 3})) << describe(c);
+  }
+  EXPECT_GE(grouped, 8u);  // four collectives, sizes in and out of place
+}
+
 // Three ranks: shares that are not a power of two, and a broadcast rooted on the last rank.
 TEST(GpuSweep, ReduceScatterAllGatherAndBroadcastOnThreeRanks) {
   COMMTUNE_SKIP_WITHOUT_GPU();

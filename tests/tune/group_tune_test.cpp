@@ -3,6 +3,7 @@
 // with the shape's nNodes and nRanks, Open MPI sections per communicator size in increasing order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "exports/export_writer.hpp"
@@ -119,6 +120,46 @@ TEST(GroupTuning, NcclTunerRowsCarryEachShapesNodesAndRanks) {
   EXPECT_EQ(plan.tuner_rows[1].algorithm, "tree");
   EXPECT_EQ(plan.tuner_rows[1].nranks, 4);
   EXPECT_EQ(plan.tuner_rows[1].nnodes, 4);
+}
+
+// One value for the whole job: "ring" saves 30% on the world and loses 20% on the inter-node groups;
+// it is chosen on the objective, and the env file's summary says what each shape gets.
+TEST(GroupTuning, AJobWideChoiceSaysWhatEachShapeGainsAndLoses) {
+  std::vector<CaseResult> cases;
+  for (const std::uint64_t bytes : {std::uint64_t{65536}, std::uint64_t{1} << 20}) {
+    const auto at = [&](const char* setting, double us) {
+      return synthetic_case(setting, Collective::AllReduce, bytes, Placement::OutOfPlace, around(us), 8);
+    };
+    cases.push_back(at("default", 100));
+    cases.push_back(at("ring", 70));
+    cases.push_back(on_groups(at("default", 50), "inter-node"));
+    cases.push_back(on_groups(at("ring", 60), "inter-node"));
+  }
+  ResultsDocument doc = synthetic_document(
+      "mpi",
+      {Setting{"default", "", {}, {}}, Setting{"ring", "", {{"coll_tuned_allreduce_algorithm", "ring"}}, {}}},
+      cases);
+  doc.provenance = {{"layout", {{"nhosts", 4}}}};
+  const Recommendation rec = tune(doc, TuneOptions{});
+  const auto choice = std::find_if(rec.choices.begin(), rec.choices.end(),
+                                   [](const JobChoice& c) { return c.setting == "ring"; });
+  ASSERT_NE(choice, rec.choices.end());
+  const std::vector<ShapeEffect> effects = shape_effects(rec, *choice);
+  ASSERT_EQ(effects.size(), 2u);
+  EXPECT_EQ(effects[0].shape.spec, "world");
+  EXPECT_EQ(effects[0].faster, 2u);
+  EXPECT_EQ(effects[0].slower, 0u);
+  EXPECT_NEAR(effects[0].best, 0.3, 0.01);
+  EXPECT_EQ(effects[1].shape.spec, "inter-node");
+  EXPECT_EQ(effects[1].shape.nranks, 4);
+  EXPECT_EQ(effects[1].faster, 0u);
+  EXPECT_EQ(effects[1].slower, 2u);
+  EXPECT_NEAR(effects[1].worst, -0.2, 0.01);
+  // The env file's summary has one line per shape under the choice.
+  const ExportPlan plan = make_export_plan(rec);
+  const auto shape_lines = std::count_if(plan.summary.begin(), plan.summary.end(),
+                                         [](const std::string& l) { return l.rfind("  on ", 0) == 0; });
+  EXPECT_EQ(shape_lines, 2);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // The supervisor <-> worker protocol: one JSON object per line, both ways, on a socket the worker
 // finds at fd 3 (its stdout and stderr stay free for NCCL's own logging). Requests:
-// {"op": probe | unique_id | init | prepare | check | time | pairwise | finish, ...};
+// {"op": probe | unique_id | init | split | prepare | check | time | release | pairwise | finish, ...};
 // replies: {"ok": true, ...} or {"ok": false, "error": TEXT, "fatal": BOOL}.
 #include <cstddef>
 #include <optional>
