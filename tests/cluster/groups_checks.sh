@@ -64,11 +64,14 @@ floor_us = 2 * 3 / 4 * big * 8 / link_bps * 1e6 if link_bps > 0 else 0
 for i in range(2):
     assert member_time(inter_slow, i) >= 0.8 * floor_us, (member_time(inter_slow, i), floor_us)
     assert member_time(inter_slow, i) > 3 * member_time(inter_fast, i), (inter_fast["groups"], inter_slow["groups"])
-# The intra-node groups stay inside their node: n4's own group (ranks 6, 7) no slower than the
-# shaping makes the inter-node groups, and within a factor of the unshaped run.
+# The intra-node groups stay inside their node: every one of them, n4's own (ranks 6, 7) included,
+# slows (if at all: a loaded machine slows everything) by less than a third of the inter-node
+# groups' slowdown, and stays far below the shaped inter-node time.
 intra_fast, intra_slow = f["intra-node"][big], s["intra-node"][big]
+inter_ratio = member_time(inter_slow, 0) / member_time(inter_fast, 0)
 for i in range(4):
-    assert member_time(intra_slow, i) < 2 * member_time(intra_fast, i) + 200, (intra_fast["groups"], intra_slow["groups"])
+    intra_ratio = member_time(intra_slow, i) / member_time(intra_fast, i)
+    assert 3 * intra_ratio < inter_ratio, (intra_ratio, inter_ratio, intra_fast["groups"], intra_slow["groups"])
     assert member_time(intra_slow, i) * 5 < member_time(inter_slow, 0)
 print("inter-node %.0f -> %.0f us, intra-node (n4) %.0f -> %.0f us at %d B" % (
     member_time(inter_fast, 0), member_time(inter_slow, 0), member_time(intra_fast, 3), member_time(intra_slow, 3), big))
