@@ -74,7 +74,7 @@ nlohmann::json parameters_of(const PresetRow& row, const PresetInputs& in, const
 void StepBuilder::add(Collective c, std::uint64_t bytes, const GroupSpec& group, int group_ranks,
                       std::uint64_t count, std::string label, const std::string& blame) {
   if (bytes > static_cast<std::uint64_t>(kMaxWorkloadBytes))
-    throw InputError(blame + ": a " + std::string(name_of(c)) + " of " + std::to_string(bytes) +
+    throw InputError(blame + ": one " + std::string(name_of(c)) + " of " + std::to_string(bytes) +
                      " bytes, more than one collective carries (" + std::to_string(kMaxWorkloadBytes) + ")");
   step_.collectives.push_back(WorkloadCollective{.collective = c,
                                                  .bytes = bytes,

@@ -164,6 +164,10 @@ TEST(Presets, ImpossibleNumbersNameTheirFlag) {
   expect_flag_refused(request("zero2", {{"--params", "1B"}, {"--dp", "8"}, {"--bucket", "5"}}), "--bucket");
   expect_flag_refused(request("fsdp", {{"--params", "1.3B"}, {"--layers", "24"}, {"--dp", "8"}}), "--layers");
   expect_flag_refused(request("zero3", {{"--params", "8B"}, {"--dp", "8"}}), "--layers");
+  expect_flag_refused(request("fsdp", {{"--params", "1T"}, {"--layers", "1"}, {"--dp", "8"}}), "--params");
+  expect_flag_refused(
+      request("ddp", {{"--params", "1000T"}, {"--dtype", "fp64"}, {"--bucket", "0.000001"}, {"--dp", "2"}}),
+      "--bucket");
   expect_flag_refused(request("ddp", {{"--params", "1B"}, {"--tp", "65536"}, {"--dp", "65536"}}), "--dp");
   const std::map<std::string, std::string> tp{
       {"--layers", "2"}, {"--hidden", "64"}, {"--seq", "30"}, {"--micro-batch", "1"}, {"--tp", "8"}};
