@@ -2,6 +2,7 @@
 // The subcommands other than `sweep` (cli/sweep_command.hpp): each one's options, the function
 // that adds it to the command line and the one that runs it. Each is defined in its own
 // cli/<name>_command.cpp.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,25 @@ struct DoctorCommandOptions {
 
 void add_doctor_command(CLI::App& app, DoctorCommandOptions& options);
 int run_doctor_command(const DoctorCommandOptions& options, int argc, char** argv, const Wiring& wiring);
+
+// `commtune workload --preset NAME [--params ...] [--out W.json [--force]]`: one training step's
+// collectives as a workload file (docs/workload.md), with a summary per group; without --out the
+// JSON goes to stdout and the summary to stderr. `--check W.json` reads a workload file, validates it
+// and prints its summary. Exit 0, or 2 on bad input (nothing written).
+struct WorkloadCommandOptions {
+  std::string preset;                         // --preset
+  std::map<std::string, std::string> values;  // --params, --layers, ... as typed (presets' value flags)
+  bool sequence_parallel = false;             // --sequence-parallel (megatron-tp)
+  std::string check_path;                     // --check FILE
+  // The readers of a real job's NCCL log and PyTorch trace (--nccl-log FILE..., --torch-trace FILE,
+  // --steps N) are further sources beside --preset and --check.
+  std::string out_path;
+  bool force = false;           // replace --out if it exists
+  CLI::App* command = nullptr;  // to ask which flags were given
+};
+
+void add_workload_command(CLI::App& app, WorkloadCommandOptions& options);
+int run_workload_command(const WorkloadCommandOptions& options);
 
 // `commtune worker` (hidden): the worker process a supervisor starts for one setting. Not for
 // users: it expects the supervisor's socket at fd 3.

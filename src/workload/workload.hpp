@@ -5,6 +5,7 @@
 // written by `commtune workload`, read (and validated) by every command that takes a workload.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,18 +35,25 @@ struct WorkloadSource {
   std::vector<std::string> files;   // the inputs read (empty for a preset)
   nlohmann::json parameters;        // a preset's numbers (params, layers, hidden, ...), else null
   std::uint64_t skipped_lines = 0;  // input lines that did not parse (said in a warning too)
-  std::vector<std::string> notes;   // what was inferred rather than read ("shape inferred from one rank's log")
+  std::vector<std::string>
+      notes;  // what was inferred rather than read ("shape inferred from one rank's log")
   bool operator==(const WorkloadSource&) const = default;
 };
 
 struct Workload {
-  int world_ranks = 0;  // the job's ranks
+  int world_ranks = 0;                          // the job's ranks
   std::vector<WorkloadCollective> collectives;  // one step, in order
   WorkloadSource source;
   bool operator==(const Workload&) const = default;
 };
 
+// The file's identity, as commtune's other files carry theirs ("kind" and "version").
+inline constexpr std::string_view kWorkloadKind = "commtune-workload";
+inline constexpr int kWorkloadVersion = 1;
+
 nlohmann::json to_json(const Workload& workload);
+// Whether a parsed document says it is a workload ("kind": "commtune-workload").
+bool is_workload_json(const nlohmann::json& j);
 // Validates everything (names, sizes against the group, group ranks against world_ranks, counts);
 // an InputError names `origin` and the field.
 Workload workload_from_json(const nlohmann::json& j, const std::string& origin);

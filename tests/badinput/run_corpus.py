@@ -12,6 +12,7 @@ Manifests hold one input per line, "NAME | NEEDLE | PAYLOAD" ('#' starts a comme
   recommendations.txt  PAYLOAD: edits of base/recommendation.json; run by export
   compare_reports.txt  PAYLOAD: edits of base/compare.json (compare --format json); run by report
   doctor_reports.txt   PAYLOAD: edits of base/doctor.json (doctor --json); run by report
+  workloads.txt        PAYLOAD: edits of base/workload.json; run by workload --check
 (results.txt's inputs are run by report as well.)
 For file inputs the message must also hold the file's path. Edits, joined by " ;; ":
   set PATH = JSON   (JSON may be raw:TEXT, written as is: raw:1e400)
@@ -135,8 +136,9 @@ def materialize(inputs):
     out = {}
     bases = {"results": os.path.join(BASE, "results.json"), "recommendations": os.path.join(BASE, "recommendation.json"),
              "nccl_tests": os.path.join(BASE, "nccl-tests.json"), "compare_reports": os.path.join(BASE, "compare.json"),
-             "doctor_reports": os.path.join(BASE, "doctor.json")}
-    for kind in ("configs", "results", "recommendations", "nccl_tests", "compare_reports", "doctor_reports"):
+             "doctor_reports": os.path.join(BASE, "doctor.json"), "workloads": os.path.join(BASE, "workload.json")}
+    for kind in ("configs", "results", "recommendations", "nccl_tests", "compare_reports", "doctor_reports",
+                 "workloads"):
         os.makedirs(os.path.join(inputs, kind), exist_ok=True)
         out[kind] = []
         for name, needle, payload in read_manifest(kind + ".txt"):
@@ -241,6 +243,8 @@ def jobs_for(runner, files, cli_manifest):
     for kind in ("compare_reports", "doctor_reports"):
         for name, needle, path in files[kind]:
             jobs.append((f"{kind}:{name}", ["report", base_results, path, "--out", "report.html"], [needle, path]))
+    for name, needle, path in files["workloads"]:
+        jobs.append((f"workloads:{name}", ["workload", "--check", path], [needle, path]))
     return jobs
 
 

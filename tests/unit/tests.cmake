@@ -41,3 +41,10 @@ commtune_unit_test(html_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/html_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/html_provenance_test.cpp
 )
+
+# Workloads (issue 28): the workload file's JSON and its rules, the frameworks' presets against
+# their documented defaults (docs/workload.md), with golden files.
+commtune_unit_test(workload_unit_tests
+  ${CMAKE_CURRENT_LIST_DIR}/workload_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workload_presets_test.cpp
+)
