@@ -47,4 +47,5 @@ commtune_unit_test(html_unit_tests
 commtune_unit_test(workload_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/workload_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workload_presets_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workload_readers_test.cpp
 )
