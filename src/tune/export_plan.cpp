@@ -24,7 +24,8 @@ namespace {
 std::vector<GroupShape> shapes_decided(const Recommendation& rec) {
   std::vector<GroupShape> shapes;
   for (const SizeDecision& d : rec.sizes)
-    if (std::none_of(shapes.begin(), shapes.end(), [&](const GroupShape& s) { return s.spec == d.group.spec; }))
+    if (std::none_of(shapes.begin(), shapes.end(),
+                     [&](const GroupShape& s) { return s.spec == d.group.spec; }))
       shapes.push_back(d.group);
   std::stable_sort(shapes.begin(), shapes.end(),
                    [](const GroupShape& a, const GroupShape& b) { return a.is_world() && !b.is_world(); });
@@ -38,13 +39,14 @@ void add_shape_lines(const Recommendation& rec, const JobChoice& c, std::vector<
   for (const ShapeEffect& e : effects) {
     const int nranks = e.shape.is_world() ? rec.nranks : e.shape.nranks;
     const int nnodes = e.shape.is_world() ? rec.nnodes : e.shape.nnodes;
-    lines.push_back("  on " + e.shape.spec + " (communicators of " + std::to_string(nranks) + " ranks on " +
-                    std::to_string(nnodes) + " node(s)): " +
-                    (e.faster ? "faster at " + std::to_string(e.faster) + " size(s), up to " + format_percent(e.best)
-                              : std::string("faster at no size")) +
-                    (e.slower ? "; slower at " + std::to_string(e.slower) + " size(s), up to " +
-                                    format_percent(-e.worst) + " lost"
-                              : std::string("; slower at none")));
+    lines.push_back(
+        "  on " + e.shape.spec + " (communicators of " + std::to_string(nranks) + " ranks on " +
+        std::to_string(nnodes) + " node(s)): " +
+        (e.faster ? "faster at " + std::to_string(e.faster) + " size(s), up to " + format_percent(e.best)
+                  : std::string("faster at no size")) +
+        (e.slower ? "; slower at " + std::to_string(e.slower) + " size(s), up to " +
+                        format_percent(-e.worst) + " lost"
+                  : std::string("; slower at none")));
   }
 }
 
@@ -73,8 +75,9 @@ std::vector<std::string> summary_lines(const Recommendation& rec) {
   if (rec.defaults_best()) lines.push_back("the defaults are already best: nothing is set");
   for (const auto& c : rec.choices) {
     if (c.setting == kDefaultSettingName) continue;
-    lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) + " saved on the objective" +
-                    (rec.confirmed ? ", re-measured" : ", not re-measured") + ")");
+    lines.push_back(c.scope + ": " + c.setting + " (" + format_percent(c.objective_gain) +
+                    " saved on the objective" + (rec.confirmed ? ", re-measured" : ", not re-measured") +
+                    ")");
     add_shape_lines(rec, c, lines);
   }
   return lines;

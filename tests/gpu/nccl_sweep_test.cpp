@@ -69,10 +69,11 @@ TEST(GpuSweep, CudaGraphLaunchMeasuresEveryCollective) {
 TEST(GpuSweep, GroupsSplitFromTheWorldMeasureCorrectData) {
   COMMTUNE_SKIP_WITHOUT_GPU();
   ScratchDir dir;
-  const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"),
-                                             {"--ranks", "4", "--emulate-nodes", "--groups", "world,DIV 2",
-                                              "--collectives", "allreduce,allgather,broadcast,reducescatter"}),
-                                 dir, dir.file("r.json"));
+  const SweepRun run =
+      run_sweep(short_sweep(product_binary(), dir.file("r.json"),
+                            {"--ranks", "4", "--emulate-nodes", "--groups", "world,DIV 2", "--collectives",
+                             "allreduce,allgather,broadcast,reducescatter"}),
+                dir, dir.file("r.json"));
   ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
   ASSERT_TRUE(run.results.is_object()) << run.ran.err;
   std::size_t grouped = 0;

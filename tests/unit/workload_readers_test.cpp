@@ -15,7 +15,7 @@ namespace {
 
 const std::string kDir = std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/workload/";
 
-GroupSpec split(SplitOp op, std::uint32_t value) {
+GroupSpec split_spec(SplitOp op, std::uint32_t value) {
   return {.kind = GroupKind::Split, .op = op, .value = value};
 }
 
@@ -36,8 +36,8 @@ std::vector<WorkloadCollective> two_comms_step() {
   const GroupSpec world{};
   return {entry(Collective::AllReduce, 26214400, DataType::BFloat16, world, 8, 2),
           entry(Collective::AllReduce, 1048576, DataType::Float32, world, 8, 1),
-          entry(Collective::AllGather, 4194304, DataType::BFloat16, split(SplitOp::Div, 2), 2, 1),
-          entry(Collective::ReduceScatter, 2097152, DataType::BFloat16, split(SplitOp::Div, 2), 2, 1)};
+          entry(Collective::AllGather, 4194304, DataType::BFloat16, split_spec(SplitOp::Div, 2), 2, 1),
+          entry(Collective::ReduceScatter, 2097152, DataType::BFloat16, split_spec(SplitOp::Div, 2), 2, 1)};
 }
 
 bool has_note(const Workload& w, const std::string& text) {
@@ -147,8 +147,8 @@ TEST(NcclLog, OneRanksLogInfersTheShapesAndSaysSo) {
   const Workload w = read_nccl_logs({kDir + "ranks/rank_6.log"}, {});
   EXPECT_EQ(w.world_ranks, 8);
   ASSERT_EQ(w.collectives.size(), 4u);
-  EXPECT_EQ(w.collectives[1].group, split(SplitOp::Div, 4));  // consecutive ranks: its rank 2 = 6 % 4
-  EXPECT_EQ(w.collectives[3].group, split(SplitOp::Mod, 4));  // strided: its rank 1 = 6 / 4
+  EXPECT_EQ(w.collectives[1].group, split_spec(SplitOp::Div, 4));  // consecutive ranks: its rank 2 = 6 % 4
+  EXPECT_EQ(w.collectives[3].group, split_spec(SplitOp::Mod, 4));  // strided: its rank 1 = 6 / 4
   EXPECT_EQ(w.collectives[3].count, 3u);
   EXPECT_TRUE(has_note(w, "inferred from one process's log"));
 }
