@@ -103,8 +103,10 @@ struct DoctorCommandOptions {
 void add_doctor_command(CLI::App& app, DoctorCommandOptions& options);
 int run_doctor_command(const DoctorCommandOptions& options, int argc, char** argv, const Wiring& wiring);
 
-// `commtune workload --preset NAME [--params ...] [--out W.json [--force]]`: one training step's
-// collectives as a workload file (docs/workload.md), with a summary per group; without --out the
+// `commtune workload --preset NAME [--params ...] | --nccl-log FILE... | --torch-trace FILE
+// [--steps N] [--out W.json [--force]]`: one training step's collectives as a workload file
+// (docs/workload.md), from a framework's defaults, a real job's NCCL log (one file or one per
+// process) or its PyTorch profiler trace, with a summary per group; without --out the
 // JSON goes to stdout and the summary to stderr. `--check W.json` reads a workload file, validates it
 // and prints its summary. Exit 0, or 2 on bad input (nothing written).
 struct WorkloadCommandOptions {
@@ -112,8 +114,9 @@ struct WorkloadCommandOptions {
   std::map<std::string, std::string> values;  // --params, --layers, ... as typed (presets' value flags)
   bool sequence_parallel = false;             // --sequence-parallel (megatron-tp)
   std::string check_path;                     // --check FILE
-  // The readers of a real job's NCCL log and PyTorch trace (--nccl-log FILE..., --torch-trace FILE,
-  // --steps N) are further sources beside --preset and --check.
+  std::vector<std::string> nccl_logs;         // --nccl-log FILE...: NCCL_DEBUG=INFO COLL logs
+  std::string torch_trace;                    // --torch-trace FILE: a PyTorch profiler trace
+  std::uint64_t steps = 0;                    // --steps N: steps the log or trace holds (0: found)
   std::string out_path;
   bool force = false;           // replace --out if it exists
   CLI::App* command = nullptr;  // to ask which flags were given
