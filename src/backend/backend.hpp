@@ -3,15 +3,33 @@
 // The sweep runner only sees this interface: open a setting, run its cases, close it.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/backend_kind.hpp"
+#include "core/errors.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/plan.hpp"
 #include "results/case_result.hpp"
 
 namespace commtune {
+
+// One call of a replayed training step (`commtune replay`, issue 28): a case (collective, bytes,
+// type, op, out of place; its group spec names the communicator it runs on) run `repeat` times in a
+// row, as the workload's count says.
+struct StepCall {
+  Case spec;
+  std::uint64_t repeat = 1;
+};
+
+// What the whole job measured of replayed steps, the same on every rank: each step's seconds (from
+// the step's common start to its last rank's end) and, per call, its seconds in each step (the
+// slowest rank's, its repeats together).
+struct StepTimes {
+  std::vector<double> step_seconds;               // [step]
+  std::vector<std::vector<double>> call_seconds;  // [call][step]
+};
 
 // A setting in force. Destroying it releases what the setting held (communicator, worker). A
 // session may serve several plans in turn (racing keeps it open across rounds), so each case
@@ -21,6 +39,13 @@ class SettingSession {
   virtual ~SettingSession() = default;
   // Measures one case on every rank; throws BackendError when the case fails on this rank.
   virtual CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) = 0;
+  // Replays `steps` steps of `calls`, in order, every group at once (a rank runs each call on its
+  // own group's communicator of the call's spec), after `warmup` untimed steps; every step starts
+  // from a barrier of the whole job. Throws UnavailableError where the backend cannot replay.
+  virtual StepTimes run_steps(const std::vector<StepCall>& calls, std::size_t steps, std::size_t warmup) {
+    (void)calls, (void)steps, (void)warmup;
+    throw UnavailableError("this backend cannot replay a training step yet");
+  }
 };
 
 class Backend {
