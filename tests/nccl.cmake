@@ -8,6 +8,7 @@ commtune_unit_test(nccl_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/worker_protocol_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/batch_timing_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/supervision_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/replay_steps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_pairwise_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/layout_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_test.cpp

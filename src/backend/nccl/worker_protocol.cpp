@@ -1,5 +1,6 @@
 #include "backend/nccl/worker_protocol.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "plan/case_json.hpp"
@@ -62,6 +63,46 @@ SplitRequest split_request_from_json(const json& j) {
     request.groups.push_back(std::move(s));
   }
   return request;
+}
+
+json to_json(const StepsRequest& request) {
+  json calls = json::array();
+  for (const StepCallRequest& call : request.calls) {
+    json c = to_json(CaseRequest{.spec = call.spec, .check = false, .graph = false, .largest_bytes = 0});
+    c["repeat"] = call.repeat;
+    calls.push_back(c);
+  }
+  return {{"calls", calls}, {"steps", request.steps}, {"warmup", request.warmup}};
+}
+
+StepsRequest steps_request_from_json(const json& j) {
+  StepsRequest request{
+      .calls = {}, .steps = j.at("steps").get<std::size_t>(), .warmup = j.at("warmup").get<std::size_t>()};
+  for (const json& c : j.at("calls"))
+    request.calls.push_back(
+        {.spec = case_request_from_json(c).spec, .repeat = c.at("repeat").get<std::uint64_t>()});
+  const bool no_repeat = std::any_of(request.calls.begin(), request.calls.end(),
+                                     [](const StepCallRequest& c) { return c.repeat == 0; });
+  if (request.calls.empty() || request.steps == 0 || no_repeat)
+    throw ProtocolError("steps: " + std::to_string(request.calls.size()) + " calls, " +
+                        std::to_string(request.steps) + " steps" +
+                        (no_repeat ? ", a call repeated 0 times" : ""));
+  return request;
+}
+
+json to_json(const ReplayedSteps& steps) {
+  return {{"step_seconds", steps.step_seconds}, {"call_seconds", steps.call_seconds}};
+}
+
+ReplayedSteps replayed_steps_from_json(const json& j) {
+  ReplayedSteps steps{.step_seconds = j.at("step_seconds").get<std::vector<double>>(),
+                      .call_seconds = j.at("call_seconds").get<std::vector<std::vector<double>>>()};
+  const auto bad = [](double s) { return !std::isfinite(s) || s < 0; };
+  bool wrong = std::any_of(steps.step_seconds.begin(), steps.step_seconds.end(), bad);
+  for (const auto& call : steps.call_seconds)
+    wrong = wrong || call.size() != steps.step_seconds.size() || std::any_of(call.begin(), call.end(), bad);
+  if (wrong) throw ProtocolError("replayed steps: counts that differ or a time that is not a number >= 0");
+  return steps;
 }
 
 json to_json(const TimedBatch& batch) {

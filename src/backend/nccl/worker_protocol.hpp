@@ -1,7 +1,8 @@
 #pragma once
 // The supervisor <-> worker protocol: one JSON object per line, both ways, on a socket the worker
 // finds at fd 3 (its stdout and stderr stay free for NCCL's own logging). Requests:
-// {"op": probe | unique_id | init | split | prepare | check | time | release | pairwise | finish, ...};
+// {"op": probe | unique_id | init | split | prepare | check | time | release | steps | pairwise | finish,
+// ...};
 // replies: {"ok": true, ...} or {"ok": false, "error": TEXT, "fatal": BOOL}.
 #include <cstddef>
 #include <optional>
@@ -88,6 +89,25 @@ struct SplitRequest {
   int world_nodes = 1;  // the nodes under the world communicator
 };
 
+// {"op": "steps", ...}: a training step replayed (`commtune replay`): its calls in order, each a
+// case (on its group spec's communicator) run `repeat` times in a row; `warmup` untimed steps, then
+// `steps` timed ones, each from a barrier of the whole job.
+struct StepCallRequest {
+  Case spec;
+  std::uint64_t repeat = 1;
+};
+struct StepsRequest {
+  std::vector<StepCallRequest> calls;
+  std::size_t steps = 1;
+  std::size_t warmup = 0;
+};
+
+// The answer: this worker's seconds of each timed step and of each call in it.
+struct ReplayedSteps {
+  std::vector<double> step_seconds;               // [step]
+  std::vector<std::vector<double>> call_seconds;  // [call][step]
+};
+
 // A reply as read by the supervisor. A line that is not a reply throws ProtocolError.
 struct WorkerReply {
   bool ok = false;
@@ -108,6 +128,12 @@ CaseRequest case_request_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const SplitRequest& request);
 // Throws ProtocolError on a split no worker can make (no name, a group of fewer than two ranks).
 SplitRequest split_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const StepsRequest& request);
+// Throws ProtocolError on a request no worker can run (no call, no step, a repeat of 0).
+StepsRequest steps_request_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const ReplayedSteps& steps);
+// Throws ProtocolError when the counts differ or a time is not a finite number >= 0.
+ReplayedSteps replayed_steps_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const TimedBatch& batch);
 TimedBatch timed_batch_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const PairwiseRequest& request);

@@ -41,6 +41,7 @@ class FaultEngine : public WorkerEngine {
 
   void split(const SplitRequest& request) override { inner_->split(request); }
   std::int64_t check() override { return inner_->check(); }
+  ReplayedSteps replay(const StepsRequest& request) override { return inner_->replay(request); }
 
   TimedBatch time(std::size_t iterations, std::size_t block) override {
     if (mode_ == FaultMode::HangCase) hang_forever();

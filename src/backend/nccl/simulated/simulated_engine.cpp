@@ -30,6 +30,14 @@ constexpr double kPairLatencyUs = 3.0;   // one 8-byte exchange
 constexpr double kPairBandwidth = 40e9;  // bytes per second per direction
 
 class SimulatedEngine : public WorkerEngine {
+  // A communicator: the world's or a group spec's.
+  struct SimulatedComm {
+    std::string name;
+    std::vector<int> ranks;  // job ranks
+    int nodes = 1;
+    std::shared_ptr<SimulatedTuner> tuner;
+  };
+
  public:
   explicit SimulatedEngine(const WorkerIdentity& identity)
       : identity_(identity),
@@ -86,14 +94,29 @@ class SimulatedEngine : public WorkerEngine {
   }
 
   void prepare(const CaseRequest& request) override {
-    comm_ = &world_;
-    for (const SimulatedComm& g : groups_)
-      if (!request.spec.group.is_world() && g.name == request.spec.group.name()) comm_ = &g;
-    if (!request.spec.group.is_world() && comm_ == &world_)
-      throw BackendError("no communicator was split for group spec '" + request.spec.group.name() + "'");
+    comm_ = &comm_of(request.spec.group);
     case_ = request.spec;
     graph_ = request.graph;
     prepared_ = true;
+  }
+
+  // The step's calls from the model, each call's repeats back to back, with the timings' noise;
+  // read on the CUDA events' grid as the NCCL engine's are.
+  ReplayedSteps replay(const StepsRequest& request) override {
+    if (!tuner_) throw CommunicatorLost("simulated replay: no communicator");
+    ReplayedSteps out{.step_seconds = std::vector<double>(request.steps, 0.0), .call_seconds = {}};
+    std::normal_distribution<double> jitter(1.0, jitter_);
+    for (const StepCallRequest& call : request.calls) {
+      const double each =
+          model_seconds(call.spec, comm_of(call.spec.group)) * static_cast<double>(call.repeat);
+      std::vector<double> seconds;
+      for (std::size_t s = 0; s < request.steps; ++s) {
+        seconds.push_back(event_interval(each * std::max(0.9, jitter(noise_))));
+        out.step_seconds[s] += seconds.back();
+      }
+      out.call_seconds.push_back(std::move(seconds));
+    }
+    return out;
   }
 
   // As the NCCL engine: a check or a timing needs a prepared case.
@@ -114,7 +137,7 @@ class SimulatedEngine : public WorkerEngine {
       throw BackendError("simulated time: iterations are not whole blocks");
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
-    const double base = model_seconds();
+    const double base = model_seconds(case_, *comm_);
     std::normal_distribution<double> jitter(1.0, jitter_);
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
@@ -160,13 +183,21 @@ class SimulatedEngine : public WorkerEngine {
  private:
   // Latency + bytes over bandwidth; a forced algorithm / protocol shifts both, so that settings
   // differ the way a tuner expects them to.
-  double model_seconds() const {
+  static double model_seconds(const Case& c, const SimulatedComm& comm) {
     const std::string algo = simulated_variable("NCCL_ALGO"), proto = simulated_variable("NCCL_PROTO");
     const double latency = (proto == "LL" ? 4e-6 : 8e-6) * (algo == "Tree" ? 0.8 : 1.0);
     const double bandwidth = (proto == "LL" ? 20e9 : 80e9) * (algo == "Tree" ? 0.9 : 1.0);
-    const double factor = traits_of(case_.collective).bus_factor(nranks());
-    return latency + static_cast<double>(case_.bytes) * std::max(factor, 0.5) /
-                         std::min(bandwidth, network_bytes_per_s(comm_->ranks, comm_->nodes));
+    const double factor = traits_of(c.collective).bus_factor(static_cast<int>(comm.ranks.size()));
+    return latency + static_cast<double>(c.bytes) * std::max(factor, 0.5) /
+                         std::min(bandwidth, network_bytes_per_s(comm.ranks, comm.nodes));
+  }
+
+  // The world's communicator, or the one split for `spec`.
+  const SimulatedComm& comm_of(const GroupSpec& spec) const {
+    if (spec.is_world()) return world_;
+    for (const SimulatedComm& g : groups_)
+      if (g.name == spec.name()) return g;
+    throw BackendError("no communicator was split for group spec '" + spec.name() + "'");
   }
 
   int nranks() const { return static_cast<int>(comm_->ranks.size()); }
@@ -200,14 +231,6 @@ class SimulatedEngine : public WorkerEngine {
     const bool gathers = size_is_total(case_.collective);
     return size_of(case_.dtype) * static_cast<std::uint64_t>(gathers ? nranks() : 1);
   }
-
-  // A communicator: the world's or a group spec's.
-  struct SimulatedComm {
-    std::string name;
-    std::vector<int> ranks;  // job ranks
-    int nodes = 1;
-    std::shared_ptr<SimulatedTuner> tuner;
-  };
 
   WorkerIdentity identity_;
   std::shared_ptr<SimulatedTuner> tuner_;  // the world communicator's

@@ -18,6 +18,16 @@ class SkippingSession : public SettingSession {
     return inner_->run_case(c, setting, options);
   }
 
+  // A replay runs every call or none: a call NCCL cannot run in this layout fails it.
+  StepTimes run_steps(const std::vector<StepCall>& calls, std::size_t steps, std::size_t warmup) override {
+    for (const StepCall& call : calls)
+      if (const auto skip = skips_.find(call.spec.collective); skip != skips_.end())
+        throw BackendError("replay: " + std::string(name_of(call.spec.collective)) +
+                           " is not applicable here: " + skip->second);
+    if (!inner_) throw BackendError("the setting has no workers");
+    return inner_->run_steps(calls, steps, warmup);
+  }
+
  private:
   std::unique_ptr<SettingSession> inner_;
   LayoutSkips skips_;

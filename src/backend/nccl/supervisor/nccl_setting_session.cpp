@@ -184,6 +184,30 @@ CaseResult NcclSettingSession::measure(const Case& c, const Setting& setting, co
   return grouped_case(c, setting.name, *layout, groups->of_samples(run.samples.size()), run, wrong);
 }
 
+StepTimes NcclSettingSession::run_steps(const std::vector<StepCall>& calls, std::size_t steps,
+                                        std::size_t warmup) {
+  if (!workers_ || !workers_->alive())
+    throw BackendError(stopped_reason_.empty() ? "the setting's workers are stopped" : stopped_reason_);
+  StepsRequest request{.calls = {}, .steps = steps, .warmup = warmup};
+  for (const StepCall& call : calls) {
+    layout_of(call.spec.group);  // throws for a spec the workers did not split
+    request.calls.push_back({.spec = call.spec, .repeat = call.repeat});
+  }
+  std::vector<WorkerReply> replies;
+  const double seconds = run_.case_timeout_s * static_cast<double>(1 + steps + warmup);
+  StepOutcome outcome = workers_->exchange({request_line("steps", to_json(request))},
+                                           to_milliseconds(seconds), "replayed steps", replies);
+  const nlohmann::json mine = local_data(replies, *workers_, combine_replayed_steps, outcome);
+  const AgreedStep agreed = agree_step(*control_, outcome, mine, combine_replayed_steps);
+  if (agreed.outcome.fatal) {
+    workers_->kill_all();
+    stopped_reason_ = "not run: the setting's workers were stopped after a replay: " + agreed.outcome.reason;
+  }
+  if (!agreed.outcome.ok()) throw BackendError("replay: " + agreed.outcome.reason);
+  const ReplayedSteps slowest = replayed_steps_from_json(agreed.data);
+  return StepTimes{.step_seconds = slowest.step_seconds, .call_seconds = slowest.call_seconds};
+}
+
 CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, const SweepOptions& options) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;

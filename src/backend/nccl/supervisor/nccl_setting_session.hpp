@@ -30,6 +30,9 @@ class NcclSettingSession : public SettingSession {
   ~NcclSettingSession() override;
 
   CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override;
+  // Every worker replays the steps (the "steps" request); a failed step throws BackendError with
+  // its agreed reason (a fatal one stops the setting's workers, as for a case).
+  StepTimes run_steps(const std::vector<StepCall>& calls, std::size_t steps, std::size_t warmup) override;
 
  private:
   StepOutcome step(const std::string& name, const std::string& request, const CombineData& combine,

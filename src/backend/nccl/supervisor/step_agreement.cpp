@@ -144,6 +144,23 @@ std::vector<RankCpu> rank_cpu_of(const json& combined, int nranks) {
   return out;
 }
 
+json combine_replayed_steps(const std::vector<json>& parts) {
+  if (parts.empty()) throw BackendError("no replayed steps to combine");
+  ReplayedSteps slowest = replayed_steps_from_json(parts.front());
+  for (const json& part : parts) {
+    const ReplayedSteps steps = replayed_steps_from_json(part);
+    if (steps.step_seconds.size() != slowest.step_seconds.size() ||
+        steps.call_seconds.size() != slowest.call_seconds.size())
+      throw BackendError("workers replayed different numbers of steps or calls");
+    for (std::size_t s = 0; s < steps.step_seconds.size(); ++s) {
+      slowest.step_seconds[s] = std::max(slowest.step_seconds[s], steps.step_seconds[s]);
+      for (std::size_t c = 0; c < steps.call_seconds.size(); ++c)
+        slowest.call_seconds[c][s] = std::max(slowest.call_seconds[c][s], steps.call_seconds[c][s]);
+    }
+  }
+  return to_json(slowest);
+}
+
 json sum_wrong(const std::vector<json>& parts) {
   std::int64_t wrong = 0;
   for (const auto& part : parts) wrong += part.at("wrong").get<std::int64_t>();

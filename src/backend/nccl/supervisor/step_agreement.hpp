@@ -46,6 +46,10 @@ nlohmann::json combine_rank_batches(const std::vector<nlohmann::json>& parts);
 // 0..nranks-1 is there exactly once.
 std::vector<std::vector<double>> rank_seconds_of(const nlohmann::json& combined, int nranks);
 
+// Replayed steps (ReplayedSteps, one per rank or already combined): the element-wise max of each
+// step's and each call's seconds (a step, a call, is as slow as its slowest rank).
+nlohmann::json combine_replayed_steps(const std::vector<nlohmann::json>& parts);
+
 // One rank's host thread over a timed batch.
 struct RankCpu {
   double cpu_s = 0, wall_s = 0;

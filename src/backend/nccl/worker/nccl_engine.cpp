@@ -16,6 +16,7 @@
 #include "backend/nccl/worker/device_case.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/pair_exchange.hpp"
+#include "backend/nccl/worker/step_replay.hpp"
 #include "backend/nccl/worker/worker_comms.hpp"
 #include "backend/nccl/worker/worker_engine.hpp"
 #include "measure/cpu_clock.hpp"
@@ -114,6 +115,12 @@ class NcclEngine : public WorkerEngine, private StreamWork {
     batch.cpu_seconds = host.cpu_s;
     batch.wall_seconds = host.wall_s;
     return batch;
+  }
+
+  ReplayedSteps replay(const StepsRequest& request) override {
+    require_healthy("the communicator failed before this replay");
+    current_.reset();  // a case's buffers are not needed meanwhile
+    return replay_steps(request, comms_, identity_.rank, identity_.nranks, stream_, *this);
   }
 
   // One round of the pairwise map on the world communicator (pair_exchange.hpp).

@@ -48,6 +48,9 @@ class WorkerEngine {
   // block's seconds / block: one event per block, not per iteration), or with a graph the
   // graph's seconds / iterations; and the timed loop's seconds.
   virtual TimedBatch time(std::size_t iterations, std::size_t block) = 0;
+  // A training step replayed: each call's buffers made on its group's communicator, `warmup`
+  // untimed steps, then the timed ones, each from a barrier of the whole job (worker_protocol.hpp).
+  virtual ReplayedSteps replay(const StepsRequest& request) = 0;
   // One round of the pairwise map: exchanges with request.peer (both directions at once) on the
   // communicator, timed on this rank; nothing to do without a peer.
   virtual PairSamples pairwise(const PairwiseRequest& request) = 0;

@@ -32,6 +32,7 @@ std::string dispatch(WorkerEngine& engine, const nlohmann::json& request, const 
   if (op == "time")
     return ok_reply_line(
         to_json(engine.time(request.at("iterations").get<std::size_t>(), time_block_of(request))));
+  if (op == "steps") return ok_reply_line(to_json(engine.replay(steps_request_from_json(request))));
   if (op == "pairwise") return ok_reply_line(to_json(engine.pairwise(pairwise_request_from_json(request))));
   return error_reply_line("unknown request '" + printable(op) + "'", false);
 }
