@@ -1,5 +1,5 @@
 # commtune_kernels: the CUDA fill / verify kernels, a static library linked by the NCCL worker.
-add_library(commtune_kernels STATIC ${CMAKE_CURRENT_LIST_DIR}/fill_verify.cu)
+add_library(commtune_kernels STATIC ${CMAKE_CURRENT_LIST_DIR}/fill_verify.cu ${CMAKE_CURRENT_LIST_DIR}/contention.cu)
 target_include_directories(commtune_kernels PUBLIC ${CMAKE_CURRENT_LIST_DIR} ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(commtune_kernels PUBLIC CUDA::cudart)
 set_target_properties(commtune_kernels PROPERTIES

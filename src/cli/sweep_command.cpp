@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
 #include "plan/config_loader.hpp"
+#include "measure/contention.hpp"
 #include "plan/duration.hpp"
 #include "launch/backend_choice.hpp"
 #include "host/launcher.hpp"
@@ -103,6 +104,7 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
   if (given(o, "--margin")) s.decision = decision_rule(o.margin, "--margin");
   if (given(o, "--budget")) s.budget_s = for_flag("--budget", [&] { return parse_duration(o.budget); });
+  if (given(o, "--contend")) s.contend = parse_contention(o.contend, "--contend");
   for (const auto& entry : o.settings) {
     if (split_list(entry).empty()) throw InputError("--setting needs a setting name");
     for (const auto& name : split_list(entry)) s.only_settings.push_back(name);
@@ -178,6 +180,9 @@ void add_plan_flags(CLI::App* cmd, SweepCommandOptions& o) {
       "--budget", o.budget,
       "Fit the sweep and its finalists' re-measure into this wall time (90s, 15m, 1h30m): racing harder, "
       "shorter cases, fewer sizes, as needed; the plan and its estimate are printed first");
+  cmd->add_option("--contend", o.contend,
+                  "Measure under a compute load on every rank, this fraction of the device in (0, 1]: a busy "
+                  "memory-bound thread per rank (MPI), a kernel on that share of the GPU's SMs (NCCL)");
   cmd->add_option("--resume", o.resume_path,
                   "Continue the interrupted sweep of this results file (same plan and machine): its cases "
                   "are kept, the rest measured, all written to a new file");

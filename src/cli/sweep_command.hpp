@@ -27,6 +27,7 @@ struct SweepCommandOptions {
   std::vector<std::string> settings;
   bool exhaustive = false;      // --exhaustive: no racing
   std::string budget;           // --budget DURATION
+  double contend = 0;           // --contend F
   std::string resume_path;      // --resume RESULTS.json
   NcclRunOptions nccl;          // --ranks --emulate-nodes --init-timeout --case-timeout --graph
   bool no_report = false;       // --no-report: no RESULTS.html at the end

@@ -48,6 +48,9 @@ struct SweepOptions {
   DecisionRule decision;           // --margin or the config's "margin": racing, the re-measure and the tuning
   RaceOptions race;                // off: every case measured to the full precision (--exhaustive)
   std::optional<double> budget_s;  // --budget: the wall time the plan was fitted into (plan/budget_fit)
+  // --contend F: a compute load beside the collectives while they are timed, F of the device (a busy
+  // memory-bound thread per rank on the host; on a GPU a kernel on F of its SMs); 0: none.
+  double contend = 0;
   // Settings of the config left out because they run only on collectives this sweep does not
   // measure (a preset narrowed with --collectives); the plan says so.
   std::vector<std::string> left_out_settings;

@@ -89,6 +89,7 @@ json to_json(const SweepOptions& o) {
     out["racing"] =
         json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
   if (o.budget_s) out["budget_s"] = *o.budget_s;
+  if (o.contend > 0) out["contend"] = o.contend;
   return out;
 }
 

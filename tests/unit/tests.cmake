@@ -4,6 +4,7 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/interrupt_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sizes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/statistics_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contention_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stopping_rule_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_traits_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collective_tables_test.cpp

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <numeric>
+#include <optional>
 
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
@@ -10,6 +11,7 @@
 #include "control/mpi_control_plane.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
+#include "measure/contention.hpp"
 #include "measure/cpu_clock.hpp"
 #include "measure/sampler.hpp"
 #include "host/host_facts.hpp"
@@ -129,6 +131,8 @@ class MpiSettingSession : public SettingSession {
   }
 
   CaseResult run_case(const Case& c, const Setting& setting, const SweepOptions& options) override {
+    std::optional<CpuContender> load;  // --contend: the load runs while the case is measured
+    if (options.contend > 0) load.emplace(options.contend);
     const GroupComm* group = group_of(c.group);
     HostCollective collective(c, group ? group->comm : measured_);
     std::int64_t wrong = -1;

@@ -28,6 +28,7 @@ CommConfig comm_config_from_json(const json& j) {
 json to_json(const CaseRequest& request) {
   json j{{"index", request.spec.index}, {"check", request.check}, {"graph", request.graph}};
   if (request.largest_bytes > 0) j["largest_bytes"] = request.largest_bytes;
+  if (request.contend > 0) j["contend"] = request.contend;
   put_case_fields(j, request.spec);
   return j;
 }
@@ -40,6 +41,8 @@ CaseRequest case_request_from_json(const json& j) {
   request.check = j.at("check").get<bool>();
   request.graph = j.at("graph").get<bool>();
   request.largest_bytes = j.value("largest_bytes", std::uint64_t{0});
+  request.contend = j.value("contend", 0.0);
+  if (!(request.contend >= 0 && request.contend <= 1)) throw ProtocolError("case: contend outside [0, 1]");
   return request;
 }
 
@@ -72,18 +75,22 @@ json to_json(const StepsRequest& request) {
     c["repeat"] = call.repeat;
     calls.push_back(c);
   }
-  return {{"calls", calls}, {"steps", request.steps}, {"warmup", request.warmup}};
+  return {
+      {"calls", calls}, {"steps", request.steps}, {"warmup", request.warmup}, {"contend", request.contend}};
 }
 
 StepsRequest steps_request_from_json(const json& j) {
-  StepsRequest request{
-      .calls = {}, .steps = j.at("steps").get<std::size_t>(), .warmup = j.at("warmup").get<std::size_t>()};
+  StepsRequest request{.calls = {},
+                       .steps = j.at("steps").get<std::size_t>(),
+                       .warmup = j.at("warmup").get<std::size_t>(),
+                       .contend = j.value("contend", 0.0)};
   for (const json& c : j.at("calls"))
     request.calls.push_back(
         {.spec = case_request_from_json(c).spec, .repeat = c.at("repeat").get<std::uint64_t>()});
   const bool no_repeat = std::any_of(request.calls.begin(), request.calls.end(),
                                      [](const StepCallRequest& c) { return c.repeat == 0; });
-  if (request.calls.empty() || request.steps == 0 || no_repeat)
+  if (request.calls.empty() || request.steps == 0 || no_repeat ||
+      !(request.contend >= 0 && request.contend <= 1))
     throw ProtocolError("steps: " + std::to_string(request.calls.size()) + " calls, " +
                         std::to_string(request.steps) + " steps" +
                         (no_repeat ? ", a call repeated 0 times" : ""));

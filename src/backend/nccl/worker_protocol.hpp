@@ -29,6 +29,7 @@ struct CaseRequest {
   bool check = true;                // run once, verify, count wrong elements
   bool graph = false;               // time each batch as one CUDA graph (one batch-mean sample)
   std::uint64_t largest_bytes = 0;  // the sweep's largest size: graph mode keeps buffers that fit it
+  double contend = 0;               // --contend: a compute load on this fraction of the GPU while timed
 };
 
 // CUDA events resolve about half a microsecond (cudaEventElapsedTime), coarse against a small
@@ -100,6 +101,7 @@ struct StepsRequest {
   std::vector<StepCallRequest> calls;
   std::size_t steps = 1;
   std::size_t warmup = 0;
+  double contend = 0;  // --contend, as for a case
 };
 
 // The answer: this worker's seconds of each timed step and of each call in it.

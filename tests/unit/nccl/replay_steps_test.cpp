@@ -36,6 +36,11 @@ TEST(ReplaySteps, TheProtocolCarriesCallsAndStepsBothWays) {
   EXPECT_EQ(back.calls[1].spec.collective, Collective::AllGather);
   EXPECT_EQ(back.steps, 5u);
   EXPECT_EQ(back.warmup, 1u);
+  StepsRequest loaded = request;
+  loaded.contend = 0.5;
+  EXPECT_EQ(steps_request_from_json(to_json(loaded)).contend, 0.5);
+  loaded.contend = 1.5;
+  EXPECT_THROW(steps_request_from_json(to_json(loaded)), ProtocolError);
   StepsRequest none = request;
   none.calls.clear();
   EXPECT_THROW(steps_request_from_json(to_json(none)), ProtocolError);

@@ -97,6 +97,7 @@ class SimulatedEngine : public WorkerEngine {
     comm_ = &comm_of(request.spec.group);
     case_ = request.spec;
     graph_ = request.graph;
+    contend_ = request.contend;
     prepared_ = true;
   }
 
@@ -107,8 +108,8 @@ class SimulatedEngine : public WorkerEngine {
     ReplayedSteps out{.step_seconds = std::vector<double>(request.steps, 0.0), .call_seconds = {}};
     std::normal_distribution<double> jitter(1.0, jitter_);
     for (const StepCallRequest& call : request.calls) {
-      const double each =
-          model_seconds(call.spec, comm_of(call.spec.group)) * static_cast<double>(call.repeat);
+      const double each = model_seconds(call.spec, comm_of(call.spec.group)) *
+                          static_cast<double>(call.repeat) * contention_factor(request.contend);
       std::vector<double> seconds;
       for (std::size_t s = 0; s < request.steps; ++s) {
         seconds.push_back(event_interval(each * std::max(0.9, jitter(noise_))));
@@ -137,7 +138,7 @@ class SimulatedEngine : public WorkerEngine {
       throw BackendError("simulated time: iterations are not whole blocks");
     before_collective(barrier_bytes());
     before_collective(case_.bytes);
-    const double base = model_seconds(case_, *comm_);
+    const double base = model_seconds(case_, *comm_) * contention_factor(contend_);
     std::normal_distribution<double> jitter(1.0, jitter_);
     std::vector<double> seconds(iterations);
     for (auto& s : seconds) s = base * std::max(0.9, jitter(noise_));
@@ -192,6 +193,10 @@ class SimulatedEngine : public WorkerEngine {
                          std::min(bandwidth, network_bytes_per_s(comm.ranks, comm.nodes));
   }
 
+  // A made-up slowdown under --contend (1 + F / 2): the simulation needs a load to show; what a
+  // real one costs is what the GPU measures.
+  static double contention_factor(double fraction) { return 1.0 + 0.5 * fraction; }
+
   // The world's communicator, or the one split for `spec`.
   const SimulatedComm& comm_of(const GroupSpec& spec) const {
     if (spec.is_world()) return world_;
@@ -239,6 +244,7 @@ class SimulatedEngine : public WorkerEngine {
   const SimulatedComm* comm_ = nullptr;  // the prepared case's
   Case case_;
   bool graph_ = false;
+  double contend_ = 0;
   bool prepared_ = false;
   double jitter_;     // read once: the environment does not change while the worker runs
   double cpu_share_;  // likewise

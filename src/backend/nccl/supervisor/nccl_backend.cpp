@@ -245,7 +245,7 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
   return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks,
-                                              std::move(choice), std::move(groups));
+                                              std::move(choice), std::move(groups), options.contend);
 }
 
 }  // namespace commtune

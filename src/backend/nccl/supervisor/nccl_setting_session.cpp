@@ -107,13 +107,15 @@ nlohmann::json local_data(const std::vector<WorkerReply>& replies, const WorkerG
 
 NcclSettingSession::NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers,
                                        const NcclRunOptions& run, int nranks,
-                                       std::unique_ptr<ChoiceCapture> choice, std::vector<GroupLayout> groups)
+                                       std::unique_ptr<ChoiceCapture> choice, std::vector<GroupLayout> groups,
+                                       double contend)
     : control_(&control),
       workers_(std::move(workers)),
       run_(run),
       nranks_(nranks),
       choice_(std::move(choice)),
-      groups_(std::move(groups)) {}
+      groups_(std::move(groups)),
+      contend_(contend) {}
 
 NcclSettingSession::NcclSettingSession(const StepOutcome& init_failure, int nranks)
     : nranks_(nranks),
@@ -188,7 +190,7 @@ StepTimes NcclSettingSession::run_steps(const std::vector<StepCall>& calls, std:
                                         std::size_t warmup) {
   if (!workers_ || !workers_->alive())
     throw BackendError(stopped_reason_.empty() ? "the setting's workers are stopped" : stopped_reason_);
-  StepsRequest request{.calls = {}, .steps = steps, .warmup = warmup};
+  StepsRequest request{.calls = {}, .steps = steps, .warmup = warmup, .contend = contend_};
   for (const StepCall& call : calls) {
     layout_of(call.spec.group);  // throws for a spec the workers did not split
     request.calls.push_back({.spec = call.spec, .repeat = call.repeat});
@@ -211,7 +213,11 @@ StepTimes NcclSettingSession::run_steps(const std::vector<StepCall>& calls, std:
 CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, const SweepOptions& options) {
   if (!workers_ || !workers_->alive()) return stopped_case(c, setting);
   nlohmann::json data;
-  const CaseRequest request{c, options.check, run_.graph, options.sizes.max_bytes};
+  const CaseRequest request{.spec = c,
+                            .check = options.check,
+                            .graph = run_.graph,
+                            .largest_bytes = options.sizes.max_bytes,
+                            .contend = options.contend};
   StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), no_data, data);
   if (!outcome.ok()) return failed_step(c, setting, outcome);
   std::int64_t wrong = -1;

@@ -24,7 +24,7 @@ class NcclSettingSession : public SettingSession {
   // workers split.
   NcclSettingSession(ControlPlane& control, std::unique_ptr<WorkerGroup> workers, const NcclRunOptions& run,
                      int nranks, std::unique_ptr<ChoiceCapture> choice = nullptr,
-                     std::vector<GroupLayout> groups = {});
+                     std::vector<GroupLayout> groups = {}, double contend = 0);
   // A setting whose init failed everywhere: every case carries that failure.
   NcclSettingSession(const StepOutcome& init_failure, int nranks);
   ~NcclSettingSession() override;
@@ -51,6 +51,7 @@ class NcclSettingSession : public SettingSession {
   std::string stopped_reason_;
   std::unique_ptr<ChoiceCapture> choice_;  // destroyed before the workers' group; they have finished by then
   std::vector<GroupLayout> groups_;
+  double contend_ = 0;  // --contend of the sweep or replay that opened the setting (its replays' load)
 };
 
 }  // namespace commtune

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "backend/nccl/worker/batch_timing.hpp"
@@ -14,6 +15,7 @@
 #include "backend/nccl/worker/cuda_probe.hpp"
 #include "backend/nccl/worker/nccl_comm_setup.hpp"
 #include "backend/nccl/worker/device_case.hpp"
+#include "backend/nccl/worker/gpu_contender.hpp"
 #include "backend/nccl/worker/nccl_check.hpp"
 #include "backend/nccl/worker/pair_exchange.hpp"
 #include "backend/nccl/worker/step_replay.hpp"
@@ -109,6 +111,8 @@ class NcclEngine : public WorkerEngine, private StreamWork {
   TimedBatch time(std::size_t iterations, std::size_t block) override {
     require_case();
     if (block == 0 || iterations % block != 0) throw BackendError("time: iterations are not whole blocks");
+    std::optional<GpuContender> load;  // --contend: the load runs while the batch is timed
+    if (request_.contend > 0) load.emplace(request_.contend, identity_.device);
     const LoopCpuClock clock;
     TimedBatch batch = request_.graph ? time_graph(iterations) : time_iterations(iterations, block);
     const LoopCpuClock::Elapsed host = clock.elapsed();
@@ -120,6 +124,8 @@ class NcclEngine : public WorkerEngine, private StreamWork {
   ReplayedSteps replay(const StepsRequest& request) override {
     require_healthy("the communicator failed before this replay");
     current_.reset();  // a case's buffers are not needed meanwhile
+    std::optional<GpuContender> load;
+    if (request.contend > 0) load.emplace(request.contend, identity_.device);
     return replay_steps(request, comms_, identity_.rank, identity_.nranks, stream_, *this);
   }
 
