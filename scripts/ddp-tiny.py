@@ -4,7 +4,7 @@
 Several processes (default 2) share one GPU as emulated nodes, as `commtune --emulate-nodes` does:
 each has its own NCCL_HOSTID, so NCCL treats it as a one-GPU node and talks over loopback sockets
 (NCCL_NET=Socket, NCCL_SOCKET_IFNAME=lo). They train a small stack of Linear layers for a few
-steps with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL, each writing its NCCL log to its own file, under
+steps with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL, each writing its NCCL log to its own file, under
 the PyTorch profiler, each writing a Chrome trace. What comes out is a real NCCL collective log and
 a real profiler trace of a real job.
 
@@ -47,7 +47,7 @@ def rank_environment(args, rank):
         "RANK": str(rank), "WORLD_SIZE": str(args.ranks), "LOCAL_RANK": "0",
         "NCCL_HOSTID": f"ddp-tiny-emulated-node-{rank}",
         "NCCL_NET": "Socket", "NCCL_MNNVL_ENABLE": "0",
-        "NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "COLL",
+        "NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,COLL",
         "NCCL_DEBUG_FILE": os.path.join(args.out, f"nccl-rank{rank}.log"),
     })
     env.setdefault("NCCL_SOCKET_IFNAME", "lo")

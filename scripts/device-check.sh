@@ -21,8 +21,10 @@
 #          about the machine itself do not fail it)
 #   tune   commtune tune on the mpi sweep (else the local one), then export --format all
 #   torch  scripts/ddp-tiny.py: a tiny DistributedDataParallel job, 2 processes on the one GPU (a
-#          distinct NCCL_HOSTID each, NCCL_NET=Socket), NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL and
-#          the PyTorch profiler on; SKIP only when python3 cannot import torch
+#          distinct NCCL_HOSTID each, NCCL_NET=Socket), NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL and
+#          the PyTorch profiler on; SKIP only when python3 cannot import torch. Then `commtune
+#          workload` reads the NCCL logs and rank 0's trace (issue 28): the figures say whether each
+#          read and whether both give the same collectives (not a verdict: real data to look at)
 # The sweeps stop at 16 MiB (local) and 4 MiB (mpi) with --max-time 0.05.
 #
 # Time, by construction: every step has a fixed deadline (seconds) and the deadlines, with the
@@ -362,6 +364,33 @@ with open(whys, "a") as w:
     for p in problems:
         w.write(p + "\n")
 sys.exit(0 if not problems else 1)
+PY
+  local verdict=$?
+  read_workloads "$out"
+  return "$verdict"
+}
+
+# The job's NCCL logs and rank 0's profiler trace, each read into a workload (kept in ddp-tiny/ with
+# what commtune said); figures: workload_log, workload_trace (ok or the exit code), workloads_agree.
+read_workloads() {  # DIR
+  local out=$1 log_rc=0 trace_rc=0
+  "$DC_COMMTUNE" workload --nccl-log "$out"/nccl-rank*.log --out "$out/workload-nccl-log.json" --force \
+    > "$out/workload-nccl-log.txt" 2>&1 || log_rc=$?
+  "$DC_COMMTUNE" workload --torch-trace "$out/trace-rank0.json" --out "$out/workload-torch-trace.json" --force \
+    > "$out/workload-torch-trace.txt" 2>&1 || trace_rc=$?
+  python3 - "$out" "$log_rc" "$trace_rc" "$DC_WORK/figures-torch" <<'PY'
+import json, os, sys
+out, log_rc, trace_rc, figures = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+def entries(name):
+    try:
+        w = json.load(open(os.path.join(out, name)))
+    except (OSError, ValueError):
+        return None
+    return sorted((c["collective"], c["bytes"], c["datatype"], c["group"], c["count"]) for c in w["collectives"])
+log, trace = entries("workload-nccl-log.json"), entries("workload-torch-trace.json")
+agree = "unknown" if log is None or trace is None else str(log == trace).lower()
+open(figures, "a").write(f"workload_log={'ok' if log_rc == 0 else log_rc} workload_trace={'ok' if trace_rc == 0 else trace_rc}"
+                         f" workloads_agree={agree}\n")
 PY
 }
 

@@ -122,7 +122,7 @@ echo "\$*" > "$work/python-args.txt"
 while [ \$# -gt 0 ]; do [ "\$1" = --out ] && out=\$2; shift; done
 for r in 0 1; do
   echo "host:10\$r:10\$r [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 139792 datatype 7 op 0 root 0 comm 0x2 [nranks=2] stream 0x3" > "\$out/nccl-rank\$r.log"
-  echo '{"traceEvents": [{"name": "nccl:all_reduce", "ph": "X", "cat": "cpu_op"}, {"name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ph": "X", "cat": "kernel"}]}' > "\$out/trace-rank\$r.json"
+  echo '{"distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2}, "traceEvents": [{"name": "nccl:all_reduce", "ph": "X", "cat": "cpu_op"}, {"name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ph": "X", "cat": "kernel"}, {"name": "record_param_comms", "ph": "X", "cat": "cpu_op", "ts": 1, "dur": 1, "args": {"Collective name": "allreduce", "dtype": "Float", "In msg nelems": 139792, "Out msg nelems": 139792, "Group size": 2, "Process Group Ranks": "[0, 1]", "Rank": 0}}]}' > "\$out/trace-rank\$r.json"
 done
 echo '{"ranks": 2, "steps": 6, "exit_codes": [0, 0], "parameters_agree": true, "per_rank": [{"torch": "2.11.0-standin", "nccl": "2.28.9"}, {"torch": "2.11.0-standin", "nccl": "2.28.9"}]}' > "\$out/ddp-tiny.json"
 SH
@@ -224,6 +224,9 @@ elif [ "$mode" = dry-run ]; then
   expect_field "$work/out" torch coll_lines 2
   expect_field "$work/out" torch nccl_events 4
   expect_field "$work/out" torch gpu_kernels 2
+  expect_field "$work/out" torch workload_log ok
+  expect_field "$work/out" torch workload_trace ok
+  expect_field "$work/out" torch workloads_agree true
   expect_field "$work/out" preflight mps on
   expect_line "$work/mps.txt" "^start pipe=/" "MPS control daemon started with a pipe folder of its own"
   expect_line "$work/mps.txt" "^command quit$" "MPS control daemon stopped"
