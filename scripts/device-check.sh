@@ -191,25 +191,40 @@ PY
 }
 
 # BINARY XML [ENV=VALUE...]: one gtest binary, its XML report.
-gtest_run() {
-  local binary=$1 xml=$2 filter=()
-  shift 2
-  [ "$(basename "$binary")" != gpu_sweep_tests ] || [ -z "${DEVICE_CHECK_GTEST_FILTER:-}" ] ||
-    filter=(--gtest_filter="$DEVICE_CHECK_GTEST_FILTER")
-  env "$@" "$binary" "${filter[@]}" --gtest_output="xml:$xml"
+# The tests that make the watchdog kill a hung worker. MPS does not support a client killed while it
+# has work on the GPU: on the H200 (2026-12-04) every other client then failed (an illegal address,
+# then cudaErrorMpsServerNotReady for new ones). Under MPS they run after the shards, one at a time,
+# outside it (CUDA_MPS_PIPE_DIRECTORY on an empty folder: no daemon there, so no MPS client).
+killing_tests='*SurviveAHang*:*AWorkerHung*'
+
+gtest_run() {  # BINARY XML FILTER [VARIABLE=VALUE...]
+  local binary=$1 xml=$2 filter=$3
+  shift 3
+  env "$@" "$binary" ${filter:+"--gtest_filter=$filter"} --gtest_output="xml:$xml"
+}
+
+# The shards' filter: DEVICE_CHECK_GTEST_FILTER (default every test), less the killing tests under MPS.
+shard_filter() {
+  local user=${DEVICE_CHECK_GTEST_FILTER:-}
+  [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] || { echo "$user"; return; }
+  case "$user" in
+    *-*) echo "$user:$killing_tests" ;;
+    *) echo "${user:-*}-$killing_tests" ;;
+  esac
 }
 
 step_tests() {
-  local rc=0 shards=${DEVICE_CHECK_TEST_SHARDS:-2} b i pids=()
+  local rc=0 shards=${DEVICE_CHECK_TEST_SHARDS:-2} b i pids=() filter
   for b in gpu_kernel_tests gpu_sweep_tests; do
     [ -x "$DC_BIN/$b" ] || { why "no $b in $DC_BIN: pack it (docs/nccl-backend.md, 'Checking on a GPU machine', step 3)"; rc=1; }
   done
   [ "$rc" = 0 ] || { figure "tests=0"; return 1; }
-  gtest_run "$DC_BIN/gpu_kernel_tests" "$DC_WORK/gtest-kernels.xml" || rc=1
+  gtest_run "$DC_BIN/gpu_kernel_tests" "$DC_WORK/gtest-kernels.xml" "" || rc=1
   case "$shards" in '' | *[!0-9]* | 0) shards=1 ;; esac
+  filter=$(shard_filter)
   for ((i = 0; i < shards; i++)); do  # the shards at once, each into its own log
-    gtest_run "$DC_BIN/gpu_sweep_tests" "$DC_WORK/gtest-sweeps-$i.xml" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" \
-      > "$DC_WORK/gtest-sweeps-$i.log" 2>&1 &
+    gtest_run "$DC_BIN/gpu_sweep_tests" "$DC_WORK/gtest-sweeps-$i.xml" "$filter" GTEST_TOTAL_SHARDS="$shards" \
+      GTEST_SHARD_INDEX="$i" > "$DC_WORK/gtest-sweeps-$i.log" 2>&1 &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do
@@ -217,6 +232,13 @@ step_tests() {
     echo "== gpu_sweep_tests shard $i of $shards"
     cat "$DC_WORK/gtest-sweeps-$i.log"
   done
+  if [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] &&
+     { [ -z "${DEVICE_CHECK_GTEST_FILTER:-}" ] || [[ "$DEVICE_CHECK_GTEST_FILTER" == *Hang* ]] || [[ "$DEVICE_CHECK_GTEST_FILTER" == *Hung* ]]; }; then
+    echo "== gpu_sweep_tests: the tests that kill a hung worker, outside MPS"
+    mkdir -p "$DC_WORK/no-mps"
+    gtest_run "$DC_BIN/gpu_sweep_tests" "$DC_WORK/gtest-killing.xml" "$killing_tests" \
+      CUDA_MPS_PIPE_DIRECTORY="$DC_WORK/no-mps" || rc=1
+  fi
   python3 - "$DC_WORK/figures-tests" "$DC_WORK/why-tests" "$DC_WORK"/gtest-*.xml <<'PY' || rc=1
 import sys
 import xml.etree.ElementTree as ET

@@ -35,30 +35,39 @@ void CallSequence::add(std::uint32_t key) {
 
 namespace {
 
-// Whether run j repeats at j + p; the very last run may be cut short by the log's end.
-bool repeats_at(const std::vector<CallRun>& runs, std::size_t j, std::size_t p) {
+// Whether run j repeats at j + p among the first `end` runs; the log's very last run may be cut short
+// by its end (only when `end` is the log's end).
+bool repeats_at(const std::vector<CallRun>& runs, std::size_t j, std::size_t p, std::size_t end) {
   const CallRun& a = runs[j];
   const CallRun& b = runs[j + p];
-  if (j + p + 1 == runs.size()) return a.key == b.key && b.length <= a.length;
+  if (j + p + 1 == runs.size() && end == runs.size()) return a.key == b.key && b.length <= a.length;
   return a == b;
 }
 
-}  // namespace
-
-std::optional<Period> find_period(const std::vector<CallRun>& runs) {
-  const std::size_t n = runs.size();
-  for (std::size_t p = 1; 2 * p <= n; ++p) {
-    std::size_t start = n - p;  // the first run of the repeating part
-    while (start > 0 && repeats_at(runs, start - 1, p)) --start;
-    const std::size_t covered = n - start;
+// The shortest period repeating unbroken to run `end`, over at least half of those runs.
+std::optional<Period> period_ending_at(const std::vector<CallRun>& runs, std::size_t end) {
+  for (std::size_t p = 1; 2 * p <= end; ++p) {
+    std::size_t start = end - p;  // the first run of the repeating part
+    while (start > 0 && repeats_at(runs, start - 1, p, end)) --start;
+    const std::size_t covered = end - start;
     // At least two whole periods, over at least half of the runs: a short tail that happens to
     // repeat is not the step.
-    if (covered < 2 * p || 2 * covered < n) continue;
+    if (covered < 2 * p || 2 * covered < end) continue;
     return Period{.start = start,
                   .pattern = std::vector<CallRun>(runs.begin() + static_cast<std::ptrdiff_t>(start),
                                                   runs.begin() + static_cast<std::ptrdiff_t>(start + p)),
                   .repeats = covered / p};
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Period> find_period(const std::vector<CallRun>& runs) {
+  // A job's last calls may follow its last step (PyTorch DDP's shutdown all-gather): up to
+  // kMaxTrailingRuns runs after the repeating part are left out, the fewest that give a period.
+  for (std::size_t trailing = 0; trailing <= kMaxTrailingRuns && trailing < runs.size(); ++trailing)
+    if (auto period = period_ending_at(runs, runs.size() - trailing)) return period;
   return std::nullopt;
 }
 

@@ -66,8 +66,10 @@ class CallSequence {
 };
 
 // The shortest period of runs that repeats, unbroken, to the end of the stored runs (the last run
-// may be cut short: a log ends mid-step), at least twice; the runs before it are warm-up. Empty
-// when there is none.
+// may be cut short: a log ends mid-step), at least twice; the runs before it are warm-up. Where
+// none does, up to kMaxTrailingRuns runs at the end are left out (a job's shutdown calls after its
+// last step). Empty when there is none.
+inline constexpr std::size_t kMaxTrailingRuns = 8;
 struct Period {
   std::size_t start = 0;         // first run of the repeating part
   std::vector<CallRun> pattern;  // one period

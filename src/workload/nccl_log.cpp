@@ -47,10 +47,10 @@ Workload workload_of(const NcclScan& scan, const std::vector<std::string>& files
                                              .parameters = nullptr,
                                              .skipped_lines = scan.skipped_lines,
                                              .notes = shapes.notes}};
+  auto& notes = workload.source.notes;
   for (std::size_t i = 0; i < shapes.shapes.size(); ++i)
     append_runs(workload.collectives, step.per_sequence[i], scan.keys, shapes.shapes[i].group,
-                shapes.shapes[i].group_ranks);
-  auto& notes = workload.source.notes;
+                shapes.shapes[i].group_ranks, notes);
   notes.insert(notes.end(), step.notes.begin(), step.notes.end());
   if (!scan.not_measured.empty()) notes.push_back(not_measured_note(scan));
   if (scan.sum_like_ops > 0)

@@ -137,16 +137,16 @@ Workload torch_trace_from_json(const json& trace, const std::string& origin,
     throw InputError(origin + ": no all-reduce, all-gather, broadcast or reduce-scatter event");
   std::vector<const CallSequence*> sequences;
   for (const TraceGroup& g : groups) sequences.push_back(&g.calls);
-  const std::uint64_t steps = options.steps > 0 ? options.steps : by_spans ? events.steps.size() : 1;
+  const std::uint64_t steps = options.steps > 0 ? options.steps : by_spans ? events.steps.size() : 0;
   const StepRuns step = one_step_of(sequences, steps);
   Workload workload{
       .world_ranks = world,
       .collectives = {},
       .source = WorkloadSource{
           .kind = "torch-trace", .files = {origin}, .parameters = nullptr, .skipped_lines = 0, .notes = {}}};
-  for (std::size_t i = 0; i < groups.size(); ++i)
-    append_runs(workload.collectives, step.per_sequence[i], keys, groups[i].spec, groups[i].size);
   auto& notes = workload.source.notes;
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    append_runs(workload.collectives, step.per_sequence[i], keys, groups[i].spec, groups[i].size, notes);
   notes.push_back(
       "one rank's trace: each process group's shape inferred from its ranks without hosts "
       "(intra-node and inter-node read as DIV and MOD splits); reductions taken as sums");

@@ -93,6 +93,11 @@ TorchCommEvent read_comm_event(const json& event, const std::string& where) {
   out.name = field_as<std::string>(args, "Collective name", at);
   out.group_size =
       static_cast<int>(integer_in(required_field(args, "Group size", at), at + ".Group size", 1, 1 << 20));
+  const std::optional<Collective> collective = collective_of(out.name);
+  // Not a collective commtune measures ("wait", "barrier", point-to-point): its other fields are not
+  // read. A real trace (torch 2.11, the device check's DDP job) has "wait" events of "Group size" 1
+  // with an empty rank list.
+  if (!collective) return out;
   if (const auto ranks = args.find("Process Group Ranks"); ranks != args.end())
     out.ranks = parse_rank_list(*ranks, at + ".Process Group Ranks");
   if (out.ranks && static_cast<int>(out.ranks->size()) != out.group_size)
@@ -102,8 +107,6 @@ TorchCommEvent read_comm_event(const json& event, const std::string& where) {
   out.group = name != args.end() && name->is_string() ? "pg " + name->get<std::string>()
               : out.ranks                             ? "ranks " + json(*out.ranks).dump()
                                                       : "size " + std::to_string(out.group_size);
-  const std::optional<Collective> collective = collective_of(out.name);
-  if (!collective) return out;
   const DataType type = data_type_of(field_as<std::string>(args, "dtype", at), at + ".dtype");
   const std::uint64_t in = elements(args, "In msg nelems", at);
   const std::uint64_t out_elements = elements(args, "Out msg nelems", at);

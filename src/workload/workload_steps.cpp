@@ -1,5 +1,7 @@
 #include "workload/workload_steps.hpp"
 
+#include "core/collective_traits.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -74,11 +76,21 @@ StepRuns one_step_of(const std::vector<const CallSequence*>& sequences, std::uin
 }
 
 void append_runs(std::vector<WorkloadCollective>& out, const std::vector<CallRun>& runs, const CallKeys& keys,
-                 const GroupSpec& group, int group_ranks) {
+                 const GroupSpec& group, int group_ranks, std::vector<std::string>& notes) {
   for (const CallRun& run : runs) {
     const CallKey& key = keys.at(run.key);
+    // nccl-tests sizes an all-gather or a reduce-scatter in 16-byte shares per rank; a real job's
+    // call may be smaller (DDP's start-up all-gather of one int64 per rank): rounded up, said once.
+    const std::uint64_t unit = size_granularity(key.collective, key.datatype, group_ranks);
+    const std::uint64_t bytes = (key.bytes + unit - 1) / unit * unit;
+    const std::string note = bytes == key.bytes
+                                 ? std::string()
+                                 : std::string(name_of(key.collective)) + " of " + std::to_string(key.bytes) +
+                                       " B on " + group.name() + " rounded up to " + std::to_string(bytes) +
+                                       " B, the nearest size nccl-tests can run";
+    if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
     out.push_back(WorkloadCollective{.collective = key.collective,
-                                     .bytes = key.bytes,
+                                     .bytes = bytes,
                                      .datatype = key.datatype,
                                      .op = key.op,
                                      .group = group,

@@ -25,8 +25,9 @@ struct StepRuns {
 
 StepRuns one_step_of(const std::vector<const CallSequence*>& sequences, std::uint64_t steps);
 
-// The runs as workload entries (count = the run's calls) on `group`.
+// The runs as workload entries (count = the run's calls) on `group`; a size nccl-tests cannot run (an
+// all-gather share under 16 bytes) rounded up to the next one it can, said in `notes`.
 void append_runs(std::vector<WorkloadCollective>& out, const std::vector<CallRun>& runs, const CallKeys& keys,
-                 const GroupSpec& group, int group_ranks);
+                 const GroupSpec& group, int group_ranks, std::vector<std::string>& notes);
 
 }  // namespace commtune

@@ -95,6 +95,20 @@ TEST(GpuSweep, GroupsSplitFromTheWorldMeasureCorrectData) {
   EXPECT_GE(grouped, 8u);  // four collectives, sizes in and out of place
 }
 
+// --contend on the GPU (issue 28): a kernel holding half the SMs on its own stream while every case
+// is timed; the collectives still measure correct data and the results record the load.
+TEST(GpuSweep, ContendedSweepMeasuresCorrectDataBesideTheLoad) {
+  COMMTUNE_SKIP_WITHOUT_GPU();
+  ScratchDir dir;
+  const SweepRun run = run_sweep(short_sweep(product_binary(), dir.file("r.json"),
+                                             {"--ranks", "2", "--emulate-nodes", "--contend", "0.5",
+                                              "--collectives", "allreduce,allgather"}),
+                                 dir, dir.file("r.json"));
+  ASSERT_EQ(run.ran.exit_code, 0) << run.ran.err;
+  expect_all_measured(run.results, 2, "contended sweep");
+  EXPECT_EQ(run.results["sweep"].value("contend", 0.0), 0.5) << run.results["sweep"].dump();
+}
+
 // Three ranks: shares that are not a power of two, and a broadcast rooted on the last rank.
 TEST(GpuSweep, ReduceScatterAllGatherAndBroadcastOnThreeRanks) {
   COMMTUNE_SKIP_WITHOUT_GPU();

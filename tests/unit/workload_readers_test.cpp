@@ -111,6 +111,18 @@ TEST(CallSequence, FindsTheShortestRepeatingPeriodAfterTheWarmUp) {
   EXPECT_FALSE(find_period(once.runs()));
 }
 
+// The device check's real DDP job (torch 2.11, NCCL 2.28.9): start-up calls, five steps of two
+// bucket all-reduces, then one shutdown all-gather after the last step.
+TEST(CallSequence, ACallAfterTheLastStepIsLeftOut) {
+  CallSequence s;
+  for (std::uint32_t key : {7u, 8u, 9u, 3u, 5u, 6u, 1u, 2u, 1u, 2u, 1u, 2u, 1u, 2u, 1u, 2u, 7u}) s.add(key);
+  const std::optional<Period> p = find_period(s.runs());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->start, 6u);
+  EXPECT_EQ(p->pattern, (std::vector<CallRun>{{1, 1}, {2, 1}}));
+  EXPECT_EQ(p->repeats, 5u);
+}
+
 TEST(NcclLog, MixedOutputOfEightRanksGivesTheWorldAndTheFourPairs) {
   const Workload w = read_nccl_logs({kDir + "two_comms.log"}, {});
   EXPECT_EQ(w.world_ranks, 8);
@@ -243,6 +255,28 @@ TEST(TorchTrace, BadInputIsAnInputError) {
   bad.erase("Group size");
   EXPECT_NE(error_of([&] { torch_trace_from_json(one_event_trace(bad), "t.json"); }).find("Group size"),
             std::string::npos);
+}
+
+// The real DDP job of the H200 device check (tests/fixtures/workload/README.md): its NCCL logs and
+// rank 0's profiler trace give the same step.
+TEST(RealDdpJob, NcclLogsAndTorchTraceGiveTheSameStep) {
+  const std::string dir = std::string(COMMTUNE_SOURCE_DIR) + "/tests/fixtures/workload/h200-ddp-tiny/";
+  const Workload log = read_nccl_logs({dir + "nccl-rank0.log", dir + "nccl-rank1.log"}, {});
+  const Workload trace = read_torch_trace(dir + "trace-rank0.json", {});
+  ASSERT_EQ(log.collectives.size(), 2u);
+  EXPECT_EQ(log.world_ranks, 2);
+  EXPECT_EQ(trace.world_ranks, 2);
+  const std::vector<std::uint64_t> buckets{1083456, 526336};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const WorkloadCollective& c = log.collectives[i];
+    EXPECT_EQ(c.collective, Collective::AllReduce);
+    EXPECT_EQ(c.bytes, buckets[i]);
+    EXPECT_EQ(c.datatype, DataType::Float32);
+    EXPECT_TRUE(c.group.is_world());
+    EXPECT_EQ(c.group_ranks, 2);
+    EXPECT_EQ(c.count, 1u);
+  }
+  EXPECT_EQ(trace.collectives, log.collectives);
 }
 
 }  // namespace

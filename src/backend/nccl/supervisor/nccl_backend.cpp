@@ -244,8 +244,12 @@ std::unique_ptr<SettingSession> NcclBackend::open_workers(const Setting& setting
     if (workers) workers->kill_all();
     return std::make_unique<NcclSettingSession>(agreed.outcome, layout_.nranks);
   }
+  // --contend F is F of each GPU: ranks sharing one (emulated nodes) hold F between them. Each holding
+  // F on its own overfilled the H200 of the first GPU run (2 ranks at 0.5: every SM held, NCCL's
+  // kernels never scheduled, the case hung).
+  const double contend = options.contend / std::max(1, layout_.ranks_per_device);
   return std::make_unique<NcclSettingSession>(control_, std::move(workers), run_, layout_.nranks,
-                                              std::move(choice), std::move(groups), options.contend);
+                                              std::move(choice), std::move(groups), contend);
 }
 
 }  // namespace commtune

@@ -217,7 +217,7 @@ CaseResult NcclSettingSession::run_case(const Case& c, const Setting& setting, c
                             .check = options.check,
                             .graph = run_.graph,
                             .largest_bytes = options.sizes.max_bytes,
-                            .contend = options.contend};
+                            .contend = contend_};
   StepOutcome outcome = step("prepare", request_line("prepare", {{"case", to_json(request)}}), no_data, data);
   if (!outcome.ok()) return failed_step(c, setting, outcome);
   std::int64_t wrong = -1;

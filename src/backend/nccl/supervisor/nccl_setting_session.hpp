@@ -51,7 +51,7 @@ class NcclSettingSession : public SettingSession {
   std::string stopped_reason_;
   std::unique_ptr<ChoiceCapture> choice_;  // destroyed before the workers' group; they have finished by then
   std::vector<GroupLayout> groups_;
-  double contend_ = 0;  // --contend of the sweep or replay that opened the setting (its replays' load)
+  double contend_ = 0;  // each worker's share of its GPU under --contend (F / ranks on that GPU)
 };
 
 }  // namespace commtune
