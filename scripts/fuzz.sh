@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the readers of user files (config, results and nccl-tests JSON, recommendation, workload,
-# NCCL logs and PyTorch traces) with libFuzzer: builds them
+# NCCL logs and PyTorch traces, replay results) with libFuzzer: builds them
 # with clang and -fsanitize=fuzzer,address,undefined in build-fuzz (or $COMMTUNE_FUZZ_BUILD_DIR),
 # seeds each from the bad-input corpus (tests/badinput), the shipped configs and the fixtures, and
 # runs each for COMMTUNE_FUZZ_SECONDS (default 30; CI's time limit). Fails on a crash, an exception other than
@@ -26,12 +26,14 @@ seed fuzz_results tests/fixtures/*.json tests/golden/results.json tests/badinput
   "$work"/bad/results/*.json "$work"/bad/nccl_tests/*.json
 seed fuzz_recommendation tests/badinput/base/recommendation.json "$work"/bad/recommendations/*.json
 seed fuzz_workload tests/badinput/base/workload.json tests/golden/workload/*.json "$work"/bad/workloads/*.json
-seed fuzz_nccl_log tests/fixtures/workload/two_comms.log tests/fixtures/workload/ranks/rank_0.log
-seed fuzz_torch_trace tests/fixtures/workload/rank0.pt.trace.json
+seed fuzz_nccl_log tests/fixtures/workload/two_comms.log tests/fixtures/workload/ranks/rank_0.log \
+  tests/fixtures/workload/h200-ddp-tiny/nccl-rank0.log
+seed fuzz_torch_trace tests/fixtures/workload/rank0.pt.trace.json tests/fixtures/workload/h200-ddp-tiny/trace-rank0.json
+seed fuzz_replay tests/golden/replay/results.json
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 status=0
-for target in fuzz_config fuzz_results fuzz_recommendation fuzz_workload fuzz_nccl_log fuzz_torch_trace; do
+for target in fuzz_config fuzz_results fuzz_recommendation fuzz_workload fuzz_nccl_log fuzz_torch_trace fuzz_replay; do
   log="$work/$target.log"
   if "$build_dir/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
        -print_final_stats=1 -artifact_prefix="$work/$target-" "$work/corpus-$target" > "$log" 2>&1; then

@@ -69,6 +69,8 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
   add_report_command(app, report);
   WorkloadCommandOptions workload;
   add_workload_command(app, workload);
+  ReplayCommandOptions replay;
+  add_replay_command(app, replay);
   WorkerCommandOptions worker;
   add_worker_command(app, worker);
   // Under a launcher every rank runs this; only one should print a usage error.
@@ -93,6 +95,7 @@ int run_commtune(int argc, char** argv, const Wiring& wiring) {
     if (app.got_subcommand("doctor")) return run_doctor_command(doctor, argc, argv, wiring);
     if (app.got_subcommand("report")) return run_report_command(report, argc, argv);
     if (app.got_subcommand("workload")) return run_workload_command(workload);
+    if (app.got_subcommand("replay")) return run_replay_command(replay, argc, argv, wiring);
     if (app.got_subcommand("worker")) return run_worker_command(worker, wiring.worker_engine);
   } catch (const ReportedError& e) {
     return e.exit_code();

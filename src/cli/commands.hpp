@@ -125,6 +125,32 @@ struct WorkloadCommandOptions {
 void add_workload_command(CLI::App& app, WorkloadCommandOptions& options);
 int run_workload_command(const WorkloadCommandOptions& options);
 
+// `commtune replay W.json [--config C.json | --recommendation REC.json]`: one training step of the
+// workload, its calls in order on their groups (every group at once), step after step under the
+// default and each setting, in interleaved rounds; per setting the step's communication time with
+// its interval, the change against the default, each call's share and, with a price, the money
+// (docs/replay.md). Results JSON for `report` and `compare`. Exit 0, 1 (the default failed), 2 bad
+// input, 130 interrupted.
+struct ReplayCommandOptions {
+  std::string workload_path;
+  std::string config_path;          // --config: settings to replay beside the default
+  std::string recommendation_path;  // --recommendation: its job-wide choices as one setting
+  std::vector<std::string> settings;
+  std::string backend;
+  std::string rounds, steps, warmup;  // as typed: checked against their ranges
+  double margin = 0;
+  double contend = 0;
+  double price = 0;  // --price-per-gpu-hour
+  std::string currency = "USD";
+  std::string steps_per_run;  // as typed
+  std::string out_path;
+  NcclRunOptions nccl;          // --ranks --emulate-nodes --init-timeout --case-timeout
+  CLI::App* command = nullptr;  // to ask which flags were given
+};
+
+void add_replay_command(CLI::App& app, ReplayCommandOptions& options);
+int run_replay_command(const ReplayCommandOptions& options, int argc, char** argv, const Wiring& wiring);
+
 // `commtune worker` (hidden): the worker process a supervisor starts for one setting. Not for
 // users: it expects the supervisor's socket at fd 3.
 struct WorkerCommandOptions {

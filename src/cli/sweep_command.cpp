@@ -37,16 +37,6 @@ auto for_flag(const char* flag, Parse&& parse) {
   }
 }
 
-// A whole decimal number in [low, high]: "-1" or "4294967296" never wrap into a huge count.
-std::size_t count_flag(const char* flag, const std::string& text, std::size_t low, std::size_t high) {
-  std::size_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < low || value > high)
-    throw InputError(std::string(flag) + ": expected an integer from " + std::to_string(low) + " to " +
-                     std::to_string(high) + ", got " + quote_text(text));
-  return value;
-}
-
 std::vector<Placement> parse_placements(const std::string& text) {
   if (text == "both") return {Placement::OutOfPlace, Placement::InPlace};
   if (text == "out" || text == "out-of-place") return {Placement::OutOfPlace};
@@ -220,6 +210,16 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
                   "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
   cmd->add_flag("--no-report", o.no_report,
                 "Write no HTML report (RESULTS.html, beside the results file) at the end");
+}
+
+// A whole decimal number in [low, high]: "-1" or "4294967296" never wrap into a huge count.
+std::size_t count_flag(const char* flag, const std::string& text, std::size_t low, std::size_t high) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < low || value > high)
+    throw InputError(std::string(flag) + ": expected an integer from " + std::to_string(low) + " to " +
+                     std::to_string(high) + ", got " + quote_text(text));
+  return value;
 }
 
 SplitEnvironment split_environment() {

@@ -36,6 +36,10 @@ struct SweepCommandOptions {
 
 void add_sweep_command(CLI::App& app, SweepCommandOptions& options);
 
+// A flag's whole decimal number in [low, high] (the text as typed): "-1" or "4294967296" never wrap
+// into a huge count. Throws InputError naming the flag.
+std::size_t count_flag(const char* flag, const std::string& text, std::size_t low, std::size_t high);
+
 // nccl-tests' split variables as the environment has them (null: not set).
 struct SplitEnvironment {
   const char* split = nullptr;  // NCCL_TESTS_SPLIT: "MOD 8"

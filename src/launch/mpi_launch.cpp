@@ -19,6 +19,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
     MpiControlPlane control;
     MpiBackend backend(environment, control.comm());
     validate_settings(backend, launch.config);
+    if (launch.check_job) launch.check_job(backend.limits());
     const Plan plan = plan_sweep(launch.config, backend);
     nlohmann::json provenance = launch_provenance(launch);
     provenance[library_key(BackendKind::Mpi)] = backend.provenance();
@@ -32,7 +33,7 @@ int run_mpi_sweep(const SweepLaunch& launch) {
         launch.choice.reason + ", " + layout_phrase(control.size(), provenance["layout"]);
     SweepReport report{launch.out_path, provenance, banner, std::chrono::seconds(300), launch.resume_path};
     report.html_report = launch.html_report;
-    return run_sweep_session(plan, backend, control, report);
+    return launch.session(plan, backend, control, report);
   });
 }
 

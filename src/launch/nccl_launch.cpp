@@ -79,6 +79,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run, command, facts.device_memory_bytes, provenance),
       control.rank());
+  if (launch.check_job) launch.check_job(backend->limits());
   const Plan plan = plan_sweep(launch.config, *backend);
   const std::string banner = launch.choice.reason + ", " +
                              layout_phrase(layout.nranks, provenance.at("layout")) +
@@ -86,7 +87,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const auto grace = std::chrono::duration_cast<std::chrono::seconds>(control_deadline(launch.nccl));
   SweepReport report{launch.out_path, provenance, banner, grace, launch.resume_path};
   report.html_report = launch.html_report;
-  return run_sweep_session(plan, *backend, control, report);
+  return launch.session(plan, *backend, control, report);
 }
 
 int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlohmann::json& probe) {

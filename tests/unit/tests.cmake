@@ -49,4 +49,5 @@ commtune_unit_test(workload_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/workload_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workload_presets_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workload_readers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/replay_test.cpp
 )

@@ -8,6 +8,7 @@
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
 #include "backend/mpi/mpi_groups.hpp"
+#include "backend/mpi/mpi_step_replay.hpp"
 #include "control/mpi_control_plane.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
@@ -121,8 +122,8 @@ class MpiBatchTimer : public BatchTimer {
 
 class MpiSettingSession : public SettingSession {
  public:
-  MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups)
-      : measured_(measured), control_(control), groups_(std::move(groups)) {
+  MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups, double contend)
+      : measured_(measured), control_(control), groups_(std::move(groups)), contend_(contend) {
     MPI_Comm_size(measured_, &nranks_);
   }
   ~MpiSettingSession() override {
@@ -154,6 +155,16 @@ class MpiSettingSession : public SettingSession {
     return grouped_case(c, setting.name, group->layout, tally.seconds(), run, wrong);
   }
 
+  StepTimes run_steps(const std::vector<StepCall>& calls, std::size_t steps, std::size_t warmup) override {
+    std::optional<CpuContender> load;  // --contend: the load runs while the steps are replayed
+    if (contend_ > 0) load.emplace(contend_);
+    const CommOf comm_of = [this](const GroupSpec& spec) {
+      const GroupComm* group = group_of(spec);
+      return group ? group->comm : measured_;
+    };
+    return replay_host_steps(calls, steps, warmup, comm_of, control_);
+  }
+
  private:
   const GroupComm* group_of(const GroupSpec& spec) const {
     if (spec.is_world()) return nullptr;
@@ -165,6 +176,7 @@ class MpiSettingSession : public SettingSession {
   MPI_Comm measured_;
   MPI_Comm control_;
   std::vector<GroupComm> groups_;
+  double contend_ = 0;  // --contend of the sweep or replay that opened the setting (its replays' load)
   int nranks_ = 1;
 };
 
@@ -275,7 +287,7 @@ std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const S
   restore_knobs(previous);
   if (code != MPI_SUCCESS) throw SettingError("MPI_Comm_dup failed: " + mpi_error_text(code));
   MPI_Comm_set_errhandler(measured, MPI_ERRORS_RETURN);
-  return std::make_unique<MpiSettingSession>(measured, control_, std::move(groups));
+  return std::make_unique<MpiSettingSession>(measured, control_, std::move(groups), options.contend);
 }
 
 }  // namespace commtune
