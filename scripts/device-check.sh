@@ -4,7 +4,7 @@
 # verdict per step (docs/nccl-backend.md, "Checking on a GPU machine": how to pack and start it).
 # On the GPU machine, from the repository root, after `source .device/on-device.sh`:
 #
-#   scripts/device-check.sh [STEP...]     STEP: bench tests local mpi doctor tune torch (default: all, in that order)
+#   scripts/device-check.sh [STEP...]     STEP: bench tests local mpi doctor tune replay torch (default: all, in that order)
 #
 #   bench  nccl-tests against commtune first, 2 ranks on the one GPU as emulated nodes (nccl-tests
 #          through scripts/bench-nccl-tests.sh's NCCL_HOSTID wrapper, commtune --emulate-nodes),
@@ -20,6 +20,8 @@
 #          pairwise map has both ranks and neither the map nor the small sweep failed (findings
 #          about the machine itself do not fail it)
 #   tune   commtune tune on the mpi sweep (else the local one), then export --format all
+#   replay commtune replay of a DDP preset's step (50M bfloat16 parameters, 2 emulated nodes) under the default
+#          and configs/nccl-quick.json's settings: passes when every setting replayed (issue 28)
 #   torch  scripts/ddp-tiny.py: a tiny DistributedDataParallel job, 2 processes on the one GPU (a
 #          distinct NCCL_HOSTID each, NCCL_NET=Socket), NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL and
 #          the PyTorch profiler on; SKIP only when python3 cannot import torch. Then `commtune
@@ -31,7 +33,7 @@
 # preflight's and the final reserve's, sum to at most DEVICE_CHECK_BUDGET (default 480); the plan
 # is printed first, a plan over the budget is refused (exit 2). A step still running at its
 # deadline is killed with everything it started (TIMEOUT) and the next step runs. Defaults:
-#   preflight 30, bench 100, tests 140, local 35, mpi 50, doctor 30, tune 15, torch 55, finish 15 (470)
+#   preflight 30, bench 80, tests 120, local 35, mpi 50, doctor 30, tune 15, replay 40, torch 55, finish 15 (470)
 # DEVICE_CHECK_DEADLINES="bench=120,tests=100" changes some (whole seconds). Give the device tool a
 # timeout_s above the budget (540).
 # MPS: where nvidia-cuda-mps-control is found (and DEVICE_CHECK_MPS is not 0), the preflight starts
@@ -71,7 +73,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$(pwd)
 self=$root/scripts/device-check.sh
-all_steps=(bench tests local mpi doctor tune torch)
+all_steps=(bench tests local mpi doctor tune replay torch)
 
 note() { echo "device-check: $*"; }
 
@@ -330,6 +332,37 @@ open(sys.argv[2], "a").write(f"from={sys.argv[3]} sizes={len(sizes)} non_default
 PY
 }
 
+# A DDP preset's step (50M bfloat16 parameters, 2 ranks as emulated nodes: its buckets) replayed
+# under the default and configs/nccl-quick.json's settings, 3 rounds of 10 steps (issue 28).
+step_replay() {
+  "$DC_COMMTUNE" workload --preset ddp --params 50M --dtype bfloat16 --dp 2 --out "$DC_WORK/replay-workload.json" \
+    > /dev/null || { why "commtune workload exited $?"; return 1; }
+  "$DC_COMMTUNE" replay "$DC_WORK/replay-workload.json" --backend nccl --ranks 2 --emulate-nodes --config configs/nccl-quick.json \
+    --rounds 3 --steps 10 --price-per-gpu-hour 3.5 --steps-per-run 100000 --init-timeout 60 --case-timeout 30 \
+    --out "$DC_WORK/replay.json" || why "commtune replay exited $?"
+  python3 - "$DC_WORK/replay.json" "$DC_WORK/figures-replay" "$DC_WORK/why-replay" <<'PY'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    open(sys.argv[3], "a").write(f"no replay results ({e})\n")
+    open(sys.argv[2], "a").write("settings=0\n")
+    sys.exit(1)
+figures = {s["name"]: s.get("figures", {}) for s in doc.get("settings", [])}
+failed = [s["name"] for s in doc.get("settings", []) if s.get("failure") or not s.get("step_seconds")]
+base = figures.get("default", {}).get("step_median_s")
+words = [f"settings={len(figures)}", f"failed={','.join(failed) or '-'}",
+         f"default_ms={base * 1e3:.3f}" if base else "default_ms=-"]
+for name, f in figures.items():
+    if name != "default" and "vs_default" in f:
+        words.append(f"{name}={f['vs_default']['change']:+.4f}:{f['verdict']}")
+open(sys.argv[2], "a").write(" ".join(words) + "\n")
+if failed:
+    open(sys.argv[3], "a").write(f"settings not replayed: {', '.join(failed)}\n")
+sys.exit(0 if doc.get("complete") and not failed and base else 1)
+PY
+}
+
 step_torch() {
   local py=$DC_PYTHON out=$DC_WORK/ddp-tiny error rc=0 entry kept=()
   if ! error=$("$py" -c 'import torch' 2>&1); then
@@ -420,7 +453,7 @@ if [ "${1:-}" = --step ]; then  # inside a step's own process (the main run star
   [ -n "${DC_WORK:-}" ] || { echo "device-check: --step is for the script's own use" >&2; exit 2; }
   DC_STEP=$2
   case "$DC_STEP" in
-    bench | tests | local | mpi | doctor | tune | torch) "step_$DC_STEP" ;;
+    bench | tests | local | mpi | doctor | tune | replay | torch) "step_$DC_STEP" ;;
     *) echo "device-check: unknown step $DC_STEP" >&2; exit 2 ;;
   esac
   exit $?
@@ -459,7 +492,7 @@ else
 fi
 
 # The plan: each step's deadline, fixed; with the preflight and the final reserve within the budget.
-declare -A deadline=([preflight]=30 [bench]=100 [tests]=140 [local]=35 [mpi]=50 [doctor]=30 [tune]=15 [torch]=55 [finish]=15)
+declare -A deadline=([preflight]=30 [bench]=80 [tests]=120 [local]=35 [mpi]=50 [doctor]=30 [tune]=15 [replay]=40 [torch]=55 [finish]=15)
 plan_error=
 IFS=, read -r -a overrides <<< "${DEVICE_CHECK_DEADLINES:-}"
 for o in "${overrides[@]}"; do
@@ -498,7 +531,7 @@ collect() {  # the files of $OUT, refreshed after every step
     [ ! -s "$work/$f" ] || cp "$work/$f" "$out/$f"
   done
   (cd "$work" && find . -mindepth 1 -maxdepth 1 \( -name doctor-nccl.json -o -name export -o -name bench -o -name '*.tune.json' \
-     -o -name 'gtest-*' -o -name mps-log -o -name mps-probe.json \) -printf '%P\n' | sort | tar -czf extras.tar.gz -T - 2>/dev/null) &&
+     -o -name 'gtest-*' -o -name mps-log -o -name mps-probe.json -o -name 'replay*' \) -printf '%P\n' | sort | tar -czf extras.tar.gz -T - 2>/dev/null) &&
     cp "$work/extras.tar.gz" "$out/"
   if [ -d "$work/ddp-tiny" ]; then
     (cd "$work" && tar -czf ddp-tiny.tar.gz --exclude=rendezvous ddp-tiny 2>/dev/null) && cp "$work/ddp-tiny.tar.gz" "$out/"

@@ -190,13 +190,13 @@ elif [ "$mode" = dry-run ]; then
   make_mps "$work/path" "$work/mps.txt"
   PATH=$work/path:$PATH DEVICE_CHECK_TEST_NCCL_TESTS=$work/nt DEVICE_CHECK_TEST_PYTHON=$work/python run_check "$work/out"
   expect_exit "dry run" 0
-  for s in preflight bench tests local mpi doctor tune torch; do expect_verdict "$work/out" "$s" PASS; done
+  for s in preflight bench tests local mpi doctor tune replay torch; do expect_verdict "$work/out" "$s" PASS; done
   expect_field "$work/out" result exit 0
   expect_field "$work/out" result failed -
   expect_field "$work/out" result dry_run 1
   head -n 1 "$work/out/summary.txt" | grep -q '^# DRY RUN' || fail "a dry run's summary must say so in its first line"
   # The plan: fixed deadlines within the budget, every step's own.
-  expect_line "$work/out/summary.txt" '^# plan \(deadlines in s\): preflight=[0-9]+ bench=[0-9]+ tests=[0-9]+ local=[0-9]+ mpi=[0-9]+ doctor=[0-9]+ tune=[0-9]+ torch=[0-9]+ finish=[0-9]+; sum [0-9]+ of budget 480$' "the plan"
+  expect_line "$work/out/summary.txt" '^# plan \(deadlines in s\): preflight=[0-9]+ bench=[0-9]+ tests=[0-9]+ local=[0-9]+ mpi=[0-9]+ doctor=[0-9]+ tune=[0-9]+ replay=[0-9]+ torch=[0-9]+ finish=[0-9]+; sum [0-9]+ of budget 480$' "the plan"
   total=$(sed -n 's/^# plan .*; sum \([0-9]*\) of budget.*/\1/p' "$work/out/summary.txt")
   [ "${total:-999}" -le 480 ] || fail "the deadlines sum to $total, over 480"
   # The bench: both collectives compared at the 3 sizes from 64 KiB up, within 2%, on one NCCL version.
@@ -220,6 +220,8 @@ elif [ "$mode" = dry-run ]; then
   expect_field "$work/out" doctor members 2
   expect_field "$work/out" tune from sweep-mpi.json
   expect_field "$work/out" tune sizes '[1-9][0-9]*'
+  expect_field "$work/out" replay settings 3
+  expect_field "$work/out" replay failed -
   expect_field "$work/out" torch ranks 2
   expect_field "$work/out" torch coll_lines 2
   expect_field "$work/out" torch nccl_events 4
