@@ -7,6 +7,7 @@ commtune_unit_test(tune_unit_tests
 target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/tuner_rules_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/group_tune_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/workload_tune_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/knob_grammar_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/export_golden_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/compare_test.cpp

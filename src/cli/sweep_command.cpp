@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/message_text.hpp"
+#include "cli/sweep_workload.hpp"
 #include "plan/config_loader.hpp"
 #include "measure/contention.hpp"
 #include "plan/duration.hpp"
@@ -17,6 +18,14 @@ namespace commtune {
 namespace {
 
 bool given(const SweepCommandOptions& o, const std::string& flag) { return o.command->count(flag) > 0; }
+
+WorkloadFlags workload_flags(const SweepCommandOptions& o) {
+  return WorkloadFlags{.path = given(o, "--workload") ? o.workload : "",
+                       .sizes_given = given(o, "-b") || given(o, "-e") || given(o, "-f") || given(o, "-i"),
+                       .groups_given = given(o, "--groups"),
+                       .collectives_given = given(o, "--collectives"),
+                       .dtype_given = given(o, "-d")};
+}
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
@@ -177,6 +186,10 @@ void add_plan_flags(CLI::App* cmd, SweepCommandOptions& o) {
                   "Continue the interrupted sweep of this results file (same plan and machine): its cases "
                   "are kept, the rest measured, all written to a new file");
   cmd->add_option("--setting", o.settings, "Run only these settings of the config (repeat or comma list)");
+  cmd->add_option(
+      "--workload", o.workload,
+      "Measure a training step's own cases (commtune workload --out W.json): its sizes on its groups "
+      "instead of -b/-e; the tuning at the end weighs each by its share of the step");
 }
 
 // The NCCL backend's own flags.
@@ -244,8 +257,9 @@ void apply_split_environment(const SplitEnvironment& split, bool groups_chosen, 
 SweepConfig resolve_sweep_config(const SweepCommandOptions& o, const SplitEnvironment& split) {
   SweepConfig config;
   if (!o.config_path.empty()) config = load_config_file(o.config_path);
-  const bool groups_chosen = given(o, "--groups") || config.groups_given;
+  const bool groups_chosen = given(o, "--groups") || config.groups_given || given(o, "--workload");
   apply_flags(o, config.options);
+  if (given(o, "--workload")) apply_workload(workload_flags(o), config.options);
   apply_split_environment(split, groups_chosen, config.options);
   // The config and the flags together: a problem names the file too, when there is one.
   in_config(config, [&] { validate_sweep_options(config.options); });
@@ -268,6 +282,7 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
   const SweepConfig config = resolve_sweep_config(o, split_environment());
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
+  check_workload_type(workload_flags(o), config.options, choice.kind == BackendKind::Mpi);
   return launch_sweep(SweepLaunch{.config = config,
                                   .choice = choice,
                                   .out_path = o.out_path,

@@ -29,6 +29,7 @@ struct SweepCommandOptions {
   std::string budget;           // --budget DURATION
   double contend = 0;           // --contend F
   std::string resume_path;      // --resume RESULTS.json
+  std::string workload;         // --workload W.json: the job's own sizes instead of a range
   NcclRunOptions nccl;          // --ranks --emulate-nodes --init-timeout --case-timeout --graph
   bool no_report = false;       // --no-report: no RESULTS.html at the end
   CLI::App* command = nullptr;  // to ask which flags were given

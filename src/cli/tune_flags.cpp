@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "workload/workload.hpp"
 
 namespace commtune {
 
@@ -15,6 +16,10 @@ void add_tune_flags(CLI::App& command, TuneFlags& flags) {
                      "Sizes job-wide choices are judged on, MIN:MAX (default 64K:, i.e. 64 KiB and up)");
   command.add_option("--weight", flags.weights,
                      "Weight of a collective in the objective, COLLECTIVE=W (default 1 each; repeatable)");
+  command.add_option(
+      "--workload", flags.workload,
+      "Judge job-wide choices on this workload's step (commtune workload): each of its sizes by "
+      "its share of the step's time under the default; the summary says the step's expected change");
 }
 
 void add_allow_incomplete_flag(CLI::App& command, bool& allow) {
@@ -48,6 +53,17 @@ TuneOptions resolve_tune_options(const TuneFlags& flags, const ResultsDocument& 
     for_flag("--objective-sizes", [&] { parse_objective_range(flags.objective_sizes, options.objective); });
   for (const auto& w : flags.weights)
     for_flag("--weight", [&] { parse_objective_weight(w, options.objective); });
+  if (flags.workload.empty()) return options;
+  if (!flags.objective_sizes.empty() || !flags.weights.empty())
+    throw InputError(
+        "--workload: the step weighs every size itself; leave out --objective-sizes and --weight");
+  const Workload workload = read_workload_file(flags.workload);
+  for (const WorkloadCollective& c : workload.collectives)
+    options.objective.step.push_back(ObjectiveCall{.collective = c.collective,
+                                                   .bytes = c.bytes,
+                                                   .group = c.group.name(),
+                                                   .count = static_cast<double>(c.count)});
+  options.objective.step_origin = flags.workload;
   return options;
 }
 

@@ -16,6 +16,7 @@ struct TuneFlags {
   std::optional<double> margin;  // unset: the margin the sweep recorded, else the default
   std::string objective_sizes;
   std::vector<std::string> weights;
+  std::string workload;  // --workload W.json: judge job-wide choices on its step
 };
 
 void add_tune_flags(CLI::App& command, TuneFlags& flags);

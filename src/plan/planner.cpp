@@ -87,6 +87,31 @@ std::vector<std::uint64_t> capped_sizes(Collective c, const SweepOptions& option
   return sizes;
 }
 
+// --workload: the step's sizes of `c` on `spec` that fit (the rest said in a warning), ascending.
+std::vector<std::uint64_t> workload_sizes_of(Collective c, const GroupLayout& layout,
+                                             const SweepOptions& options, const PlanLimits& limits,
+                                             std::vector<std::string>& warnings) {
+  std::vector<std::uint64_t> out;
+  const auto grain = size_granularity(c, options.dtype, static_cast<int>(layout.largest_group()));
+  for (const WorkloadSize& w : options.workload_sizes) {
+    if (w.collective != c || !(w.group == layout.spec)) continue;
+    if (w.bytes % grain != 0) {
+      warnings.push_back(std::string(name_of(c)) + " " + format_size(w.bytes) + " on " + layout.spec.name() +
+                         " left out: not a whole number of " + std::string(name_of(options.dtype)) +
+                         " elements per rank (-d)");
+      continue;
+    }
+    if (!fits_in_memory(c, w.bytes, options, limits) || !fits_in_one_call(c, w.bytes, options, limits)) {
+      warnings.push_back(cap_warning(c, w.bytes, !fits_in_memory(c, w.bytes, options, limits), limits));
+      continue;
+    }
+    out.push_back(w.bytes);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Case make_case(std::size_t setting_index, Collective c, std::uint64_t bytes, Placement p,
                const SweepOptions& o, const GroupLayout& layout) {
   const int nranks = static_cast<int>(layout.largest_group());
@@ -169,7 +194,10 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
   const std::size_t size_warnings = plan.warnings.size();
   std::vector<std::vector<std::uint64_t>> sizes_by_collective;
   for (Collective c : options.collectives)
-    sizes_by_collective.push_back(capped_sizes(c, options, limits, plan.groups, plan.warnings));
+    sizes_by_collective.push_back(options.workload_sizes.empty()
+                                      ? capped_sizes(c, options, limits, plan.groups, plan.warnings)
+                                      : std::vector<std::uint64_t>{});
+  std::vector<std::string> ignored;  // a workload size's warning, said for the first setting only
   // Setting-major order: a setting's cases run together, in one process where isolation needs it;
   // then by group spec, as a job's communicators are made once.
   for (std::size_t s = 0; s < settings.size(); ++s)
@@ -177,7 +205,11 @@ Plan make_plan(const SweepOptions& options, const std::vector<Setting>& settings
       for (std::size_t ci = 0; ci < options.collectives.size(); ++ci) {
         const Collective c = options.collectives[ci];
         if (!settings[s].applies_to(c)) continue;
-        for (std::uint64_t bytes : sizes_by_collective[ci])
+        const std::vector<std::uint64_t> sizes =
+            options.workload_sizes.empty()
+                ? sizes_by_collective[ci]
+                : workload_sizes_of(c, layout, options, limits, s == 0 ? plan.warnings : ignored);
+        for (std::uint64_t bytes : sizes)
           for (Placement p : options.placements)
             plan.cases.push_back(make_case(s, c, bytes, p, options, layout));
       }

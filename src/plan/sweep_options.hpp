@@ -31,6 +31,15 @@ struct RaceOptions {
   double growth = 2;  // >= 1
 };
 
+// One size of a training step (`sweep --workload`): measured exactly, on its group spec; `count`:
+// times a step runs it (the end-of-sweep tuning weighs it by its share of the step).
+struct WorkloadSize {
+  Collective collective = Collective::AllReduce;
+  std::uint64_t bytes = 0;
+  GroupSpec group{};
+  double count = 1;
+};
+
 struct SweepOptions {
   std::optional<BackendKind> backend;  // none: auto (NCCL where GPUs are visible, else MPI)
   SizeRange sizes;
@@ -56,6 +65,9 @@ struct SweepOptions {
   std::vector<std::string> left_out_settings;
   // What the plan says once besides (which of --groups and NCCL_TESTS_SPLIT is used).
   std::vector<std::string> notes{};
+  // --workload W.json: these sizes instead of the size range (each collective's on each group spec).
+  std::vector<WorkloadSize> workload_sizes{};
+  std::string workload_file{};
 };
 
 inline constexpr std::size_t kMaxRepeat = 100;

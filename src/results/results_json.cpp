@@ -90,6 +90,15 @@ json to_json(const SweepOptions& o) {
         json{{"rounds", o.race.rounds}, {"first_fraction", o.race.first_fraction}, {"growth", o.race.growth}};
   if (o.budget_s) out["budget_s"] = *o.budget_s;
   if (o.contend > 0) out["contend"] = o.contend;
+  if (!o.workload_sizes.empty()) {
+    json sizes = json::array();
+    for (const WorkloadSize& w : o.workload_sizes)
+      sizes.push_back({{"collective", name_of(w.collective)},
+                       {"bytes", w.bytes},
+                       {"group", w.group.name()},
+                       {"count", w.count}});
+    out["workload"] = json{{"file", o.workload_file}, {"sizes", sizes}};
+  }
   return out;
 }
 

@@ -41,7 +41,11 @@ std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept,
                              const std::string& results_path, const RunSummary& summary) {
   if (!summary.complete || run.plan.settings.size() < 2) return "";
   TuneOptions options;
-  options.decision = run.plan.options.decision;  // the margin racing decided with
+  options.decision = run.plan.options.decision;                  // the margin racing decided with
+  for (const WorkloadSize& w : run.plan.options.workload_sizes)  // sweep --workload: tuned for its step
+    options.objective.step.push_back(ObjectiveCall{
+        .collective = w.collective, .bytes = w.bytes, .group = w.group.name(), .count = w.count});
+  options.objective.step_origin = run.plan.options.workload_file;
   const bool root = run.control.rank() == 0;
   const std::vector<Finalists> finalists = root ? pick_finalists(swept, options) : std::vector<Finalists>{};
   if (root && !finalists.empty())

@@ -8,6 +8,7 @@
 #include "core/text_format.hpp"
 #include "plan/sizes.hpp"
 #include "tune/case_verdict.hpp"
+#include "tune/step_objective.hpp"
 #include "knobs/knob_scope.hpp"
 
 namespace commtune {
@@ -61,6 +62,16 @@ Score score(const CaseIndex& index, const Recommendation& rec, const std::string
   return s;
 }
 
+// The same on a workload's step (tune --workload): the expected change of the step's time.
+Score step_score(const CaseIndex& index, const Recommendation& rec, const std::string& setting,
+                 const StepWeights& step, const TuneOptions& options) {
+  const StepGain g = step_gain(index, step, setting, options.decision);
+  if (!g.measured) return Score{};
+  Score s{.objective_gain = g.gain, .weight_won = g.weight_won, .has_win = false};
+  for (const StepKey& k : step.keys) s.has_win = s.has_win || won_at(rec, setting, k.key);
+  return s;
+}
+
 // Contiguous runs of measured sizes where the setting is clearly faster (or clearly slower).
 std::vector<RangeGain> ranges(const CaseIndex& index, const std::string& setting,
                               const std::vector<SizeKey>& keys, const DecisionRule& rule) {
@@ -101,12 +112,13 @@ bool candidate_in(const Setting& s, const Scope& scope, const CaseIndex& index) 
 }
 
 JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Scope& scope,
-                    const std::vector<SizeKey>& range, const TuneOptions& options) {
+                    const std::vector<SizeKey>& range, const TuneOptions& options, const StepWeights* step) {
   JobChoice best{scope.name, kDefaultSettingName, 0, 0, {}, ""};
   std::string runner_up;
   for (const Setting& s : rec.settings) {
     if (!candidate_in(s, scope, index)) continue;
-    const Score sc = score(index, rec, s.name, range, options);
+    const Score sc =
+        step ? step_score(index, rec, s.name, *step, options) : score(index, rec, s.name, range, options);
     const bool passes = sc.has_win && sc.objective_gain >= options.decision.margin;
     if (passes && (best.setting == kDefaultSettingName || sc.objective_gain > best.objective_gain)) {
       best.setting = s.name;
@@ -124,9 +136,13 @@ JobChoice choose_in(const CaseIndex& index, const Recommendation& rec, const Sco
   }
   best.gains = ranges(index, best.setting, keys_in(index.default_sizes(), scope.collectives, nullptr),
                       options.decision);
-  best.why = "saves " + format_percent(best.objective_gain) +
-             " on the objective (weighted geometric mean), clearly faster on " +
-             format_percent(best.weight_won) + " of its weight";
+  best.why = step ? "saves " + format_percent(best.objective_gain) +
+                        " of the step's communication time (each of the workload's sizes by its share under "
+                        "the default), clearly faster on " +
+                        format_percent(best.weight_won) + " of it"
+                  : "saves " + format_percent(best.objective_gain) +
+                        " on the objective (weighted geometric mean), clearly faster on " +
+                        format_percent(best.weight_won) + " of its weight";
   return best;
 }
 
@@ -143,7 +159,37 @@ std::vector<Scope> scopes_of(const CaseIndex& index) {
 
 }  // namespace
 
+namespace {
+
+// tune --workload: each scope judged on the step's calls of its collectives; a scope whose
+// collectives the step does not run keeps the default.
+void choose_on_step(const CaseIndex& index, const TuneOptions& options, Recommendation& rec) {
+  const StepWeights step = step_weights(index, options.objective.step);
+  rec.notes.insert(rec.notes.end(), step.notes.begin(), step.notes.end());
+  for (const Scope& scope : scopes_of(index)) {
+    const bool any = std::any_of(rec.settings.begin(), rec.settings.end(),
+                                 [&](const Setting& s) { return candidate_in(s, scope, index); });
+    if (!any) continue;
+    const StepWeights part = step_part(step, scope.collectives);
+    if (part.keys.empty()) {
+      rec.choices.push_back(
+          JobChoice{scope.name, kDefaultSettingName, 0, 0, {}, "the workload's step runs no " + scope.name});
+      continue;
+    }
+    rec.choices.push_back(choose_in(index, rec, scope, {}, options, &part));
+    const JobChoice& c = rec.choices.back();
+    if (c.setting != kDefaultSettingName)
+      rec.notes.push_back("workload " + options.objective.step_origin + ": " + c.setting + " (" + scope.name +
+                          ") changes the step's communication time by " + format_percent(-c.objective_gain) +
+                          " (its " + format_percent(part.default_step_us / step.default_step_us) +
+                          " of the step under the default)");
+  }
+}
+
+}  // namespace
+
 void choose_job_settings(const CaseIndex& index, const TuneOptions& options, Recommendation& rec) {
+  if (!options.objective.step.empty()) return choose_on_step(index, options, rec);
   const std::vector<SizeKey> all = index.default_sizes();
   for (const Scope& scope : scopes_of(index)) {
     const bool any = std::any_of(rec.settings.begin(), rec.settings.end(),
@@ -155,7 +201,7 @@ void choose_job_settings(const CaseIndex& index, const TuneOptions& options, Rec
       rec.notes.push_back(scope.name +
                           ": no measured size in the objective's range; judged on every measured size");
     }
-    rec.choices.push_back(choose_in(index, rec, scope, range, options));
+    rec.choices.push_back(choose_in(index, rec, scope, range, options, nullptr));
   }
 }
 

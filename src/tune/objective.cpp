@@ -15,6 +15,9 @@ double Objective::weight(Collective c) const {
 }
 
 std::string Objective::describe() const {
+  if (!step.empty())
+    return "the step of " + step_origin + " (" + std::to_string(step.size()) +
+           " calls): each size by its share of the step's communication time under the default";
   std::string text =
       "sizes " + format_size(min_bytes) + " to " +
       (max_bytes == std::numeric_limits<std::uint64_t>::max() ? std::string("the largest measured")

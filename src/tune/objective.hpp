@@ -8,12 +8,27 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/types.hpp"
 
 namespace commtune {
 
+// One call of a training step the job-wide choices are judged on (`tune --workload`): its case and
+// how many times a step runs it.
+struct ObjectiveCall {
+  Collective collective = Collective::AllReduce;
+  std::uint64_t bytes = 0;
+  std::string group = "world";  // GroupSpec::name()
+  double count = 1;
+};
+
 struct Objective {
+  // With a workload, the step's calls: each measured size weighs by its share of the step's
+  // communication time under the default, and a setting's score is the expected change of that
+  // time (tune/step_objective); the byte range and the weights below are then not used.
+  std::vector<ObjectiveCall> step;
+  std::string step_origin;  // the workload file
   std::uint64_t min_bytes = 64 * 1024;
   std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max();
   std::map<Collective, double> weights;  // missing: 1
