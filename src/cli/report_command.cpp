@@ -17,6 +17,10 @@ namespace {
 void require_complete(const ReportInput& input, bool allow_incomplete) {
   if (const auto* doc = std::get_if<ResultsDocument>(&input.content))
     require_usable_results(*doc, input.path, allow_incomplete);
+  const auto* replay = std::get_if<ReplayRecord>(&input.content);
+  if (replay && !replay->complete && !allow_incomplete)
+    throw InputError(input.path +
+                     ": complete: false: an interrupted replay; pass --allow-incomplete to draw it anyway");
   const auto* rec = std::get_if<Recommendation>(&input.content);
   if (rec && rec->incomplete && !allow_incomplete)
     throw InputError(

@@ -67,6 +67,7 @@ double Axis::fraction(double value) const {
 }
 
 std::vector<Tick> Axis::ticks(std::size_t max_ticks) const {
+  if (!categories.empty()) return categories;
   if (scale == Scale::Linear) return linear_ticks(lo, hi, max_ticks);
   return power_ticks(scale, lo, hi, max_ticks);
 }

@@ -16,8 +16,9 @@ struct Tick {
 
 struct Axis {
   Scale scale = Scale::Linear;
-  double lo = 0, hi = 1;  // data range shown; log scales need lo > 0
-  std::string label;      // "busbw (GB/s)"
+  double lo = 0, hi = 1;           // data range shown; log scales need lo > 0
+  std::string label;               // "busbw (GB/s)"
+  std::vector<Tick> categories{};  // a category axis (one bar per setting): these ticks, as given
 
   // 0 at lo, 1 at hi (values outside give outside fractions).
   double fraction(double value) const;

@@ -21,10 +21,11 @@ ReportInput load_report_input(const std::string& path) {
   if (is_recommendation_json(doc)) return {path, recommendation_from_json(doc, path)};
   if (is_compare_json(doc)) return {path, compare_document_from_json(doc, path)};
   if (is_doctor_json(doc)) return {path, doctor_report_from_json(doc, path)};
+  if (is_replay_json(doc)) return {path, replay_from_json(doc, path)};
   if (!may_be_results(doc))
     throw InputError(path +
-                     ": not a results file, tune recommendation, compare report (--format json) or doctor "
-                     "report (--json)");
+                     ": not a results file, tune recommendation, compare report (--format json), doctor "
+                     "report (--json) or replay results");
   ResultsDocument results = load_any_results(path);
   if (results.cases.empty()) throw InputError(path + ": no cases to draw");
   return {path, std::move(results)};
@@ -38,8 +39,10 @@ std::string_view kind_name(const ReportInput& input) {
       return "recommendation";
     case 2:
       return "compare";
-    default:
+    case 3:
       return "doctor";
+    default:
+      return "replay";
   }
 }
 

@@ -84,6 +84,11 @@ std::string headline(const ReportInput& input) {
   if (const auto* doc = std::get_if<DoctorReport>(&input.content))
     return std::string(doc->healthy() ? "healthy" : "needs attention") + ", " +
            std::to_string(doc->findings.size()) + " finding(s)";
+  if (const auto* replay = std::get_if<ReplayRecord>(&input.content))
+    return std::string(name_of(replay->backend)) + ", " + std::to_string(replay->nranks) + " ranks, " +
+           std::to_string(replay->settings.size()) + " setting(s), " + std::to_string(replay->rounds_run) +
+           " round(s) of " + std::to_string(replay->options.steps) + " steps" +
+           (replay->complete ? "" : ", interrupted");
   return "";
 }
 

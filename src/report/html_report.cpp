@@ -5,6 +5,7 @@
 #include "html/document.hpp"
 #include "report/html_doctor_section.hpp"
 #include "report/html_provenance.hpp"
+#include "report/html_replay_section.hpp"
 #include "report/html_sections.hpp"
 
 namespace commtune {
@@ -25,6 +26,8 @@ html::Section section_of(const std::vector<ReportInput>& inputs, const ReportInp
   if (const auto* rec = std::get_if<Recommendation>(&input.content)) return tune_section(*rec, input.path);
   if (const auto* cmp = std::get_if<CompareDocument>(&input.content))
     return compare_section(*cmp, input.path);
+  if (const auto* replay = std::get_if<ReplayRecord>(&input.content))
+    return replay_section(*replay, input.path);
   return doctor_section(std::get<DoctorReport>(input.content), input.path);
 }
 

@@ -20,9 +20,10 @@ mkdir -p "$shots"
 #    with a ceiling, a compare report and a doctor report.
 "$commtune" report "$src/tests/fixtures/nccl-results-h100x16.json" "$src/tests/badinput/base/recommendation.json" \
   "$src/tests/golden/results-ceiling.json" "$src/tests/golden/tune/compare.json" "$src/tests/fixtures/doctor-4nodes.json" \
-  --out "$work/fixtures.html"
+  "$src/tests/golden/replay/results.json" --out "$work/fixtures.html"
 python3 "$check" "$work/fixtures.html" --screenshot "$shots/fixtures.png" \
-  --expect 'svg.line-plot=6' --expect 'svg.bar-chart=4' --expect 'svg.heatmap=1' --expect 'figure.plot-figure=11' \
+  --expect 'svg.line-plot=6' --expect 'svg.bar-chart=4' --expect 'svg.heatmap=1' --expect 'figure.plot-figure=12' \
+  --expect 'svg.stacked-bars=1' --expect 'svg.stacked-bars rect.segment=4' \
   --expect 'svg.line-plot[data-series="6"]=2' --expect 'figure[id$="allreduce-busbw"] g.series=7' \
   --expect 'g.series.emphasised=10' --expect 'g.reference=1' --expect 'svg.heatmap rect.cell=12' \
   --expect 'tr.finding=3' --expect 'table.provenance-differences tr=2' --min 'rect.bar[data-category="SAME"]=1'

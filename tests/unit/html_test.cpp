@@ -8,6 +8,7 @@
 
 #include "html/axis.hpp"
 #include "html/bar_chart.hpp"
+#include "html/stacked_bars.hpp"
 #include "html/escape.hpp"
 #include "html/heatmap.hpp"
 #include "html/line_plot.hpp"
@@ -112,6 +113,20 @@ TEST(HtmlBarChart, DrawsEveryBarWithItsCategoryAndInterval) {
   testing::expect_golden("html/bar-chart.svg", svg + "\n");
 }
 
+TEST(HtmlStackedBars, DrawsOneBarPerCategoryStackedFromItsSegmentsWithItsInterval) {
+  html::StackedBars chart{
+      "step", "two settings", "step (ms)", {}, {{"bucket 0", "#0072B2", "", false, true}}};
+  chart.bars = {
+      {"default", {{3, "#0072B2", "call 0", "3 ms"}, {9, "#D55E00", "call 1", "9 ms"}}, 10, 9.5, 10.5},
+      {"slow <&>", {{1, "#0072B2", "call 0", "1 ms"}, {15, "#D55E00", "call 1", "15 ms"}}, 16, 16, 16}};
+  const std::string svg = html::render_stacked_bars(chart);
+  EXPECT_EQ(count(svg, "<rect class=\"segment\""), 4u);
+  EXPECT_EQ(count(svg, "data-category=\"call 1\""), 2u);
+  EXPECT_EQ(count(svg, "<line class=\"interval\""), 1u);  // the second bar's interval is empty
+  EXPECT_NE(svg.find("slow &lt;&amp;&gt;"), std::string::npos);
+  testing::expect_golden("html/stacked-bars.svg", svg + "\n");
+}
+
 TEST(HtmlHeatmap, DrawsOneCellPerMeasuredPairAndLeavesTheDiagonalBlank) {
   html::Heatmap map{"pairs", "3 nodes", {"n1", "n2", "n<3>"}, {}, "GB/s"};
   map.values = {{std::nullopt, 4.0, 1.0}, {4.0, std::nullopt, 1.1}, {1.0, 1.1, std::nullopt}};
@@ -133,8 +148,9 @@ ReportInput fixture(const std::string& relative) {
 TEST(HtmlReport, FixturesOfEveryKindMakeOnePageWithTheExpectedPlots) {
   const std::vector<ReportInput> inputs{
       fixture("tests/fixtures/nccl-results-h100x16.json"), fixture("tests/badinput/base/recommendation.json"),
-      fixture("tests/golden/results-ceiling.json"), fixture("tests/golden/tune/compare.json"),
-      fixture("tests/fixtures/doctor-4nodes.json")};
+      fixture("tests/golden/results-ceiling.json"),        fixture("tests/golden/tune/compare.json"),
+      fixture("tests/fixtures/doctor-4nodes.json"),        fixture("tests/golden/replay/results.json")};
+  EXPECT_EQ(kind_name(inputs[5]), "replay");
   EXPECT_EQ(kind_name(inputs[1]), "recommendation");
   EXPECT_EQ(kind_name(inputs[3]), "compare");
   EXPECT_EQ(kind_name(inputs[4]), "doctor");
@@ -145,6 +161,7 @@ TEST(HtmlReport, FixturesOfEveryKindMakeOnePageWithTheExpectedPlots) {
   EXPECT_EQ(count(page, "https://"), 0u);
   EXPECT_EQ(count(page, "<svg "), count(page, "<figure class=\"plot-figure\""));
   EXPECT_EQ(count(page, "class=\"plot heatmap\""), 1u);
+  EXPECT_EQ(count(page, "class=\"plot stacked-bars\""), 1u);
   EXPECT_EQ(count(page, "<details><summary>Numbers"), count(page, "<figure "));
   EXPECT_NE(page.find("class=\"reference\""), std::string::npos);  // the ceiling of results-ceiling.json
   EXPECT_NE(page.find("/dev/shm is 64 MiB &lt;script&gt;"), std::string::npos);
