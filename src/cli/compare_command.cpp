@@ -10,6 +10,8 @@
 #include "core/message_text.hpp"
 #include "writers/compare_writers.hpp"
 #include "core/output_file.hpp"
+#include "core/json_file.hpp"
+#include "replay/replay_as_results.hpp"
 #include "results/results_input.hpp"
 #include "tune/regression_compare.hpp"
 
@@ -73,10 +75,20 @@ void check_flags(const CompareCommandOptions& o, const Sides& sides) {
   check_distinct(sides.currents, "--current");
 }
 
-std::vector<ResultsDocument> load_side(const std::vector<std::string>& paths, bool allow_incomplete) {
+// A sweep's results, nccl-tests' JSON, or a replay's results as its calls' cases
+// (replay/replay_as_results); `replays` counts the replays.
+ResultsDocument load_compared(const std::string& path, std::size_t& replays) {
+  const nlohmann::json document = read_json_file(path, "results file");
+  if (!is_replay_json(document)) return load_any_results(path);
+  ++replays;
+  return replay_as_results(replay_from_json(document, path));
+}
+
+std::vector<ResultsDocument> load_side(const std::vector<std::string>& paths, bool allow_incomplete,
+                                       std::size_t& replays) {
   std::vector<ResultsDocument> docs;
   for (const auto& path : paths) {
-    docs.push_back(load_any_results(path));
+    docs.push_back(load_compared(path, replays));
     require_usable_results(docs.back(), path, allow_incomplete);
   }
   return docs;
@@ -123,8 +135,13 @@ int run_compare_command(const CompareCommandOptions& o) {
   inputs.insert(inputs.end(), sides.currents.begin(), sides.currents.end());
   const OutputPolicy policy{o.force, inputs};
   if (!o.out_path.empty()) check_output_path(o.out_path, policy);  // before any work
-  const std::vector<ResultsDocument> baselines = load_side(sides.baselines, o.allow_incomplete);
-  const std::vector<ResultsDocument> currents = load_side(sides.currents, o.allow_incomplete);
+  std::size_t replays = 0;
+  const std::vector<ResultsDocument> baselines = load_side(sides.baselines, o.allow_incomplete, replays);
+  const std::vector<ResultsDocument> currents = load_side(sides.currents, o.allow_incomplete, replays);
+  // A replay's case is a call's time a step (its repeats together): never set against a sweep's.
+  if (replays != 0 && replays != baselines.size() + currents.size())
+    throw InputError("compare: " + joined(sides.baselines) + " against " + joined(sides.currents) +
+                     ": replay results compare only with replay results");
   const CompareOptions options{o.threshold, o.run_noise < 0 ? kDefaultRunNoise : o.run_noise};
   const CompareReport report = parsed_at(joined(sides.baselines) + " vs " + joined(sides.currents), [&] {
     return compare_results(pointers(baselines), sides.baselines, pointers(currents), sides.currents, options);

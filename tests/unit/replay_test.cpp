@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "replay/replay_as_results.hpp"
 #include "replay/replay_job.hpp"
 #include "replay/replay_record.hpp"
 #include "replay/replay_table.hpp"
@@ -181,6 +182,27 @@ TEST(ReplayRecord, ABadFileIsOneInputError) {
 TEST(ReplayTable, Golden) { testing::expect_golden("replay/table.txt", replay_table(record())); }
 
 TEST(ReplayTable, Json) { testing::expect_golden("replay/results.json", to_json(record()).dump(1) + "\n"); }
+
+TEST(ReplayAsResults, EachCallIsACaseWithARunPerRound) {
+  ReplayRecord r = record();
+  r.options.steps = 20;  // 40 steps a setting: 2 rounds
+  const ResultsDocument doc = replay_as_results(r);
+  ASSERT_EQ(doc.cases.size(), 4u);  // 2 settings x 2 distinct calls
+  const CaseResult& c = doc.cases[1];
+  EXPECT_EQ(c.setting, "default");
+  EXPECT_EQ(c.spec.collective, Collective::AllGather);
+  EXPECT_EQ(c.spec.group.name(), "DIV 2");
+  EXPECT_EQ(c.nranks, 2);
+  EXPECT_EQ(c.run_medians_us.size(), 2u);
+  EXPECT_NEAR(c.time_us.median, 7500, 100);  // 0.75 of a 10 ms step, in microseconds
+  EXPECT_EQ(doc.provenance["replay"]["contend"], 0.5);
+  // Two entries of one case in a step are one case: their seconds a step added up.
+  r.workload.collectives.push_back(r.workload.collectives[1]);
+  for (SettingReplay& s : r.settings) s.call_seconds.push_back(s.call_seconds[1]);
+  const ResultsDocument merged = replay_as_results(r);
+  ASSERT_EQ(merged.cases.size(), 4u);
+  EXPECT_NEAR(merged.cases[1].time_us.median, 15000, 200);
+}
 
 Recommendation recommended(BackendKind backend, std::vector<Setting> settings,
                            std::vector<JobChoice> choices) {
