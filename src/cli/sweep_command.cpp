@@ -1,5 +1,6 @@
 #include "cli/sweep_command.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <sstream>
@@ -265,9 +266,9 @@ SweepConfig resolve_sweep_config(const SweepCommandOptions& o, const SplitEnviro
   in_config(config, [&] { validate_sweep_options(config.options); });
   config.settings = select_settings(config.settings, config.options.only_settings);
   in_config(config, [&] { check_settings_apply(config); });
-  // Racing needs something to race; a repeated sweep (--repeat, for compare) measures every case in every
-  // run.
-  config.options.race.enabled = !o.exhaustive && config.options.repeat == 1 && config.settings.size() > 1;
+  // Racing needs rivals; not with --repeat; nor on groups, whose figures rank 0 alone keeps.
+  config.options.race.enabled = !o.exhaustive && config.options.repeat == 1 && config.settings.size() > 1 &&
+                                world_only(config.options.groups);
   return config;
 }
 

@@ -35,6 +35,13 @@ struct GroupSpec {
 
 inline std::string name_of(const GroupSpec& spec) { return spec.name(); }
 
+// Whether every spec is the world (a sweep without --groups).
+inline bool world_only(const std::vector<GroupSpec>& specs) {
+  for (const GroupSpec& s : specs)
+    if (!s.is_world()) return false;
+  return true;
+}
+
 // A setting's cases on one group spec as a series of their own: "SETTING", or "SETTING [SPEC]"
 // for another spec than world (the table's sections and peaks, compare's cases).
 inline std::string series_name(const std::string& setting, const GroupSpec& group) {
