@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -108,6 +109,13 @@ auto parsed_at(const std::string& path, Parse&& parse) {
 template <typename T>
 T field_as(const nlohmann::json& j, const char* key, const std::string& where) {
   return value_as<T>(required_field(j, key, where), member_path(where, key));
+}
+
+// Refuses a key of `object` outside `known` (a misspelt field is never silently ignored).
+inline void reject_unknown_keys(const nlohmann::json& object, const std::set<std::string>& known,
+                                const std::string& where) {
+  for (const auto& item : object.items())
+    if (!known.count(item.key())) throw InputError(where + ": unknown key " + quote_text(item.key()));
 }
 
 // A field of the document itself, read from `origin` (a file): its path is "ORIGIN: KEY".

@@ -20,11 +20,6 @@ constexpr std::size_t kMaxKnobValueLength = 4096;
 constexpr std::size_t kMaxDescriptionLength = 4096;
 constexpr std::int64_t kMaxRoot = 1 << 20;
 
-void reject_unknown_keys(const json& object, const std::set<std::string>& known, const std::string& where) {
-  for (const auto& item : object.items())
-    if (!known.count(item.key())) throw InputError(where + ": unknown key " + quote_text(item.key()));
-}
-
 const json& object_at(const json& value, const std::string& where) {
   if (!value.is_object()) bad_value(where, "an object", value);
   return value;

@@ -17,11 +17,6 @@ using nlohmann::json;
 constexpr std::size_t kMaxSettings = 1024;
 constexpr std::size_t kMaxSamples = kMaxReplayRounds * kMaxReplaySteps;
 
-void reject_unknown(const json& object, const std::set<std::string>& known, const std::string& where) {
-  for (const auto& item : object.items())
-    if (!known.count(item.key())) throw InputError(where + ": unknown key " + quote_text(item.key()));
-}
-
 std::string at(const std::string& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
 
 // Seconds a step or a call took: finite and positive, at most a day.
@@ -48,8 +43,8 @@ json setting_json(const SettingReplay& s) {
 
 SettingReplay setting_from_json(const json& j, const std::string& where, std::size_t calls) {
   if (!j.is_object()) bad_value(where, "an object", j);
-  reject_unknown(j, {"name", "knobs", "step_seconds", "call_seconds", "round_medians", "failure", "figures"},
-                 where);
+  reject_unknown_keys(
+      j, {"name", "knobs", "step_seconds", "call_seconds", "round_medians", "failure", "figures"}, where);
   SettingReplay s;
   s.setting.name = field_as<std::string>(j, "name", where);
   if (s.setting.name.empty()) throw InputError(member_path(where, "name") + ": empty");
@@ -79,7 +74,7 @@ json options_json(const ReplayRecord& r) {
 
 void options_from_json(const json& j, const std::string& where, ReplayRecord& r) {
   if (!j.is_object()) bad_value(where, "an object", j);
-  reject_unknown(j, {"rounds", "steps", "warmup", "margin", "contend", "rounds_run"}, where);
+  reject_unknown_keys(j, {"rounds", "steps", "warmup", "margin", "contend", "rounds_run"}, where);
   r.options.rounds = static_cast<std::size_t>(
       integer_in(required_field(j, "rounds", where), member_path(where, "rounds"), 1, kMaxReplayRounds));
   r.options.steps = static_cast<std::size_t>(
@@ -97,7 +92,7 @@ void options_from_json(const json& j, const std::string& where, ReplayRecord& r)
 std::optional<Price> price_from_json(const json& j, const std::string& where) {
   if (j.is_null()) return std::nullopt;
   if (!j.is_object()) bad_value(where, "an object or null", j);
-  reject_unknown(j, {"per_gpu_hour", "currency", "steps_per_run"}, where);
+  reject_unknown_keys(j, {"per_gpu_hour", "currency", "steps_per_run"}, where);
   Price p;
   p.per_gpu_hour =
       number_in(required_field(j, "per_gpu_hour", where), member_path(where, "per_gpu_hour"), 1e-9, 1e6);
@@ -138,10 +133,10 @@ json to_json(const ReplayRecord& r) {
 ReplayRecord replay_from_json(const json& j, const std::string& origin) {
   if (!is_replay_json(j))
     throw InputError(origin + ": not a commtune replay (no \"kind\": \"commtune-replay\")");
-  reject_unknown(j,
-                 {"kind", "version", "backend", "nranks", "complete", "workload_file", "workload", "options",
-                  "price", "settings", "provenance"},
-                 origin);
+  reject_unknown_keys(j,
+                      {"kind", "version", "backend", "nranks", "complete", "workload_file", "workload",
+                       "options", "price", "settings", "provenance"},
+                      origin);
   const json& version = required_field(j, "version", origin);
   if (!version.is_number_integer() || version != kReplayVersion)
     bad_value(origin + ": version", "the integer " + std::to_string(kReplayVersion), version);

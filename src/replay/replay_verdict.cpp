@@ -2,27 +2,23 @@
 
 #include <numeric>
 
+#include "core/name_table.hpp"
 #include "measure/decision.hpp"
 
 namespace commtune {
 
-std::string name_of(ReplayVerdict verdict) {
-  switch (verdict) {
-    case ReplayVerdict::Baseline:
-      return "baseline";
-    case ReplayVerdict::Faster:
-      return "faster";
-    case ReplayVerdict::Slower:
-      return "slower";
-    case ReplayVerdict::Equal:
-      return "equal";
-    case ReplayVerdict::Undecided:
-      return "undecided";
-    case ReplayVerdict::Failed:
-      return "failed";
-  }
-  return "failed";
-}
+namespace {
+
+constexpr NameTable<ReplayVerdict, 6> kVerdictNames{{{ReplayVerdict::Baseline, "baseline"},
+                                                     {ReplayVerdict::Faster, "faster"},
+                                                     {ReplayVerdict::Slower, "slower"},
+                                                     {ReplayVerdict::Equal, "equal"},
+                                                     {ReplayVerdict::Undecided, "undecided"},
+                                                     {ReplayVerdict::Failed, "failed"}}};
+
+}  // namespace
+
+std::string name_of(ReplayVerdict verdict) { return std::string(name_in(kVerdictNames, verdict)); }
 
 double money_of(double saved_s, double steps, int gpus, const Price& price) {
   return saved_s * steps * static_cast<double>(gpus) * price.per_gpu_hour / 3600.0;

@@ -18,11 +18,6 @@ constexpr std::size_t kMaxTextLength = 4096;     // a label, a note, a file name
 constexpr std::size_t kMaxListLength = 1 << 20;  // collectives, files, notes
 constexpr std::int64_t kMaxSkippedLines = 1ll << 50;
 
-void reject_unknown_keys(const json& object, const std::set<std::string>& known, const std::string& where) {
-  for (const auto& item : object.items())
-    if (!known.count(item.key())) throw InputError(where + ": unknown key " + quote_text(item.key()));
-}
-
 std::string text_at(const json& value, const std::string& path) {
   std::string text = value_as<std::string>(value, path);
   if (text.size() > kMaxTextLength)
