@@ -132,6 +132,7 @@ SweepConfig doctor_sweep(bool quick, BackendKind backend) {
   // stretches of time), not only a precise median.
   config.options.stopping.max_time_s = quick ? 0.1 : 0.3;
   config.options.stopping.min_time_s = config.options.stopping.max_time_s;
+  config.options.stopping.each_call = true;  // the last arrivals are per call
   config.settings = {Setting{kDefaultSettingName, "nothing forced", {}, {}}};
   return config;
 }

@@ -47,6 +47,10 @@ bool practically_equal(const Comparison& c, const DecisionRule& rule) {
   return std::abs(c.change) / std::min(1.0, 1.0 + c.change) + c.noise_floor <= rule.margin;
 }
 
+bool within_margin_of(const Comparison& c, const DecisionRule& rule) {
+  return c.change + c.noise_floor <= rule.margin;
+}
+
 bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& candidate_rounds) {
   return candidate_rounds.max < baseline_rounds.min;
 }

@@ -12,6 +12,8 @@
 //   lost to the baseline's noise, and a gain that only the point estimates show is not taken.
 // - Practically equal: the difference relative to the faster one, plus the noise floor, is within
 //   the margin: no amount of sampling can make either clear it.
+// - Within the margin of (racing's indifference zone): the candidate's change plus the noise floor
+//   is at most the margin: it may be slower, but not by more than the margin.
 // - Still confirmable (the re-measure, whose interval over few rounds is the range of the round
 //   medians): every round median of the candidate below every one of the baseline's.
 #include <string>
@@ -55,6 +57,11 @@ bool clearly_faster(const Comparison& c, const DecisionRule& rule);
 // rule is one relation, seen from either side.
 bool clearly_slower(const Comparison& c, const DecisionRule& rule);
 bool practically_equal(const Comparison& c, const DecisionRule& rule);
+// The indifference zone (racing's stop): the candidate is shown, with confidence, to be at most the
+// margin slower than the baseline, or faster: its change plus the noise floor is within the
+// margin. Practically equal implies it; unlike that relation it is one-sided, so a setting that is
+// clearly not the faster one settles as soon as the slower side is shown to be within the margin.
+bool within_margin_of(const Comparison& c, const DecisionRule& rule);
 
 // The re-measure: whether the candidate's round medians (min..max) can still all end below the
 // baseline's, given that a range only widens as rounds are added.

@@ -49,6 +49,10 @@ struct StoppingRule {
   // on them) after each batch, so a case stops at most this much sampled time after it could have.
   // A racing round scales it with its share of the sampling (plan/race_schedule).
   double max_batch_s = 0.01;
+  // Every call timed alone where the backend can (the doctor's sweep: its last arrivals need each
+  // call), instead of blocks of short calls timed as one interval. A backend whose clock is coarse
+  // against a call (CUDA events) still times blocks.
+  bool each_call = false;
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;

@@ -26,6 +26,10 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   return rule;
 }
 
+StoppingRule remeasure_rule(const StoppingRule& full) {
+  return round_rule(full, RaceOptions{.enabled = true, .rounds = 1, .first_fraction = kRemeasureFraction}, 0);
+}
+
 double race_fraction_total(const RaceOptions& race) {
   double total = 0;
   for (std::size_t r = 0; r < race.rounds; ++r) total += round_fraction(race, r);

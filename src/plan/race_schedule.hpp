@@ -17,6 +17,14 @@ double round_fraction(const RaceOptions& race, std::size_t round);
 // takes about f of its samples), the warm-up and the least samples as they are.
 StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round);
 
+// The finalists' re-measure samples each case of a round for this share of a full case: its rounds
+// are one sample each (their medians), and the confirmation's rule looks at their range, so a
+// round needs its median, not the sweep's precision.
+inline constexpr double kRemeasureFraction = 0.25;
+
+// The stopping rule of one round of the re-measure: round_rule's scaling at kRemeasureFraction.
+StoppingRule remeasure_rule(const StoppingRule& full);
+
 // The fractions of every round added up: a survivor's sampling over the whole race, relative to
 // an exhaustive sweep's (15/16 for the default schedule).
 double race_fraction_total(const RaceOptions& race);

@@ -11,6 +11,7 @@
 #include "plan/cost_model.hpp"
 #include "plan/duration.hpp"
 #include "plan/race_order.hpp"
+#include "plan/race_schedule.hpp"
 #include "writers/case_collector.hpp"
 #include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
@@ -47,6 +48,7 @@ Plan round_plan(const Plan& sweep, const std::vector<std::string>& order,
                 const std::vector<Finalists>& finalists) {
   Plan plan{sweep.options, {}, {}, sweep.nranks, {}, sweep.groups};
   plan.options.race.enabled = false;
+  plan.options.stopping = remeasure_rule(sweep.options.stopping);  // a round is one sample: its median
   for (const std::string& name : order) {
     const auto original = setting_index(sweep, name);
     if (!original) continue;

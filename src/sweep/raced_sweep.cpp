@@ -189,8 +189,9 @@ class Race {
 
   void decide_size(const ResultsDocument& doc, const CaseIndex& index, const SizeKey& key, bool last) {
     const RaceVerdict verdict = race_verdict(index, key, names(alive_[key]), run_.plan.options.decision);
-    std::map<std::string, std::string> dropped;
+    std::map<std::string, std::string> dropped;  // clearly slower, or settled within the margin of the pick
     for (const RaceDrop& d : verdict.dropped) dropped[d.setting] = d.reason;
+    for (const RaceDrop& d : verdict.settled) dropped[d.setting] = d.reason;
     const bool over = verdict.decided || last;
     std::vector<std::size_t> still;
     for (std::size_t s : alive_[key]) {

@@ -23,17 +23,25 @@ double ranking_time(const std::vector<const CaseResult*>& cases) {
   return total;
 }
 
-// In every placement, the difference and its noise together stay within the margin.
-bool practically_equal(const CaseIndex& index, const std::string& best, const std::string& other,
-                       const SizeKey& key, const DecisionRule& rule) {
-  const auto& base = index.cases(best, key);
-  const auto& cand = index.cases(other, key);
+// In every placement, `pick` is shown to be at most the margin slower than `other`, or faster:
+// its change against `other` plus the noise floor is within the margin.
+bool within_margin(const CaseIndex& index, const std::string& pick, const std::string& other,
+                   const SizeKey& key, const DecisionRule& rule) {
+  const auto& base = index.cases(other, key);
+  const auto& cand = index.cases(pick, key);
   for (const CaseResult* b : base) {
     const CaseResult* c = case_in_placement(cand, b->spec.placement);
     if (!c) return false;
-    if (!practically_equal(compare_stats(b->time_us, c->time_us), rule)) return false;
+    if (!within_margin_of(compare_stats(b->time_us, c->time_us), rule)) return false;
   }
   return true;
+}
+
+std::string settle_reason(const std::string& pick, const std::string& best, const DecisionRule& rule) {
+  const std::string who =
+      pick == best ? pick + " (the fastest)" : pick + " (the default; " + best + " the fastest)";
+  return who + " is shown to be within " + format_percent(rule.margin) +
+         " of every setting left here, with its noise: the pick, and this one is measured no more";
 }
 
 // `v`: the best setting judged as the candidate against the dropped one as the baseline.
@@ -75,19 +83,25 @@ RaceVerdict race_verdict(const CaseIndex& index, const SizeKey& key, const std::
     return v;
   }
   v.survivors.push_back(v.best);
-  bool all_equal = true;
   for (const auto& name : racing) {
     if (name == v.best) continue;
     // The tuner's own rule with the dropped setting as the baseline: the best one would win against it.
     const CaseVerdict against = verdict_against(index, name, v.best, key, rule);
-    if (against.faster) {
+    if (against.faster)
       v.dropped.push_back({name, drop_reason(v.best, against, rule)});
-      continue;
-    }
-    v.survivors.push_back(name);
-    all_equal = all_equal && practically_equal(index, v.best, name, key, rule);
+    else
+      v.survivors.push_back(name);
   }
-  v.decided = v.survivors.size() == 1 || all_equal;
+  const bool has_default =
+      std::find(v.survivors.begin(), v.survivors.end(), kDefaultSettingName) != v.survivors.end();
+  const std::string pick = has_default ? std::string(kDefaultSettingName) : v.best;
+  v.decided = std::all_of(v.survivors.begin(), v.survivors.end(), [&](const std::string& name) {
+    return name == pick || within_margin(index, pick, name, key, rule);
+  });
+  if (!v.decided) return v;
+  v.pick = pick;
+  for (const auto& name : v.survivors)
+    if (name != v.pick) v.settled.push_back({name, settle_reason(v.pick, v.best, rule)});
   return v;
 }
 

@@ -454,5 +454,63 @@ TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
   EXPECT_TRUE(all.budget_note.empty());
 }
 
+// The whole command as a user runs it: the raced sweep, then the finalists' re-measure (its rounds
+// at a share of a full case, stopping once a finalist cannot be confirmed), then the tuning on both.
+// The machine's drift goes on through the re-measure.
+RaceTrial whole_trial(const std::map<std::string, double>& speed, std::uint64_t seed, Machine machine) {
+  std::vector<std::string> names;
+  for (const auto& [n, s] : speed) names.push_back(n);
+  const Plan plan = race_plan(names, true);
+  NoisyBackend backend(speed, seed);
+  backend.kept = machine.kept;
+  backend.drift = machine.drift;
+  LocalControlPlane control;
+  std::vector<CaseResult> kept;
+  CaseCollector keep(kept);
+  NoticeSink display;
+  const SweepRun run{plan, backend, control, [] { return false; }, std::nullopt};
+  EXPECT_TRUE(run_raced_sweep(run, display, keep).complete);
+  RaceTrial t;
+  t.doc = synthetic_document("mpi", plan.settings, kept);
+  const TuneOptions options{};
+  const Confirmation c = run_confirm_round(run, pick_finalists(t.doc, options), options.confirm_rounds);
+  const ResultsDocument none = synthetic_document("mpi", plan.settings, {});
+  t.rec = tune(t.doc, options, c.cases ? &*c.cases : &none);
+  t.samples = backend.samples_drawn;
+  return t;
+}
+
+// A/A through the whole command: the default's copy never wins, on a steady machine or one that
+// drifts by 0.5% a case (side by side, as the backend keeps every setting open).
+TEST(WholeCommand, TheSameSettingTwiceNeverWinsEvenUnderDrift) {
+  const int trials = 100;
+  int steady = 0, drifting = 0;
+  for (int t = 0; t < trials; ++t) {
+    const std::map<std::string, double> speed{{"default", 1.0}, {"default-again", 1.0}, {"slow", 0.6}};
+    steady += whole_trial(speed, 7000 + t, Machine{64, 0}).rec.defaults_best() ? 0 : 1;
+    drifting += whole_trial(speed, 8000 + t, Machine{64, 0.005}).rec.defaults_best() ? 0 : 1;
+  }
+  std::cout << "whole command A/A false winners: " << steady << "/" << trials << " steady, " << drifting
+            << "/" << trials << " under drift\n";
+  EXPECT_LE(steady, trials * 5 / 100);
+  EXPECT_LE(drifting, trials * 5 / 100);
+}
+
+// A real 10% gain is found through the race and confirmed by the re-measure at every size.
+TEST(WholeCommand, ARealTenPercentGainIsConfirmed) {
+  const int trials = 100;
+  int found = 0;
+  for (int t = 0; t < trials; ++t) {
+    const Machine machine{t % 2 == 0 ? std::size_t{1} : std::size_t{64}, 0};
+    const RaceTrial trial =
+        whole_trial({{"default", 1.0}, {"faster", 1.10}, {"slow", 0.6}}, 9000 + t, machine);
+    std::size_t won = 0;
+    for (const auto& d : trial.rec.sizes) won += d.winner == "faster" ? 1 : 0;
+    found += won == trial.rec.sizes.size() ? 1 : 0;
+  }
+  std::cout << "whole command 10% gain confirmed at every size: " << found << "/" << trials << "\n";
+  EXPECT_GE(found, trials * 95 / 100);
+}
+
 }  // namespace
 }  // namespace commtune

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "backend/mpi/host_collective.hpp"
+#include "backend/mpi/mpi_batch_timer.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
 #include "backend/mpi/mpi_groups.hpp"
 #include "backend/mpi/mpi_step_replay.hpp"
@@ -20,111 +21,12 @@
 namespace commtune {
 namespace {
 
-class MpiBatchTimer : public BatchTimer {
- public:
-  // `groups`: where the case runs on several communicators at once, their tally (else null).
-  MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, GroupTally* groups = nullptr)
-      : collective_(collective), control_(control), paced_(paced), groups_(groups) {}
-
-  BatchTimes time_batch(std::size_t iterations) override {
-    std::vector<double> inside;
-    LoopClock loop;
-    std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
-    BatchTimes out{};
-    if (!paced_) gather_rank_figures(inside, loop, out);
-    if (groups_) groups_->add(durations, control_);
-    MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(iterations), MPI_DOUBLE, MPI_MAX,
-                  control_);
-    out.samples = std::move(durations);
-    return out;
-  }
-
-  // The calls alone: no clock, no agreement. The first timed batch starts from a barrier (a paced
-  // one from a barrier per sample), which also waits for a broadcast root that ran ahead here.
-  void warm_up(std::size_t iterations) override {
-    for (std::size_t i = 0; i < iterations; ++i) collective_.run();
-  }
-
- private:
-  // This rank's CPU seconds (the calling thread's) and wall seconds over a timed loop; the wall
-  // seconds from MPI_Wtime, the clock of the iterations themselves.
-  using LoopClock = LoopCpuClock::Elapsed;
-
-  // Iterations follow each other with only a timestamp in between (self-synchronising collectives).
-  // `inside` gets each iteration's seconds inside the call, for the last arrival; `loop` the
-  // loop's CPU and wall seconds (read outside the iterations), for this rank's share of the CPU.
-  std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside, LoopClock& loop) {
-    std::vector<double> durations(iterations);
-    inside.assign(iterations, 0.0);
-    MPI_Barrier(control_);
-    const double cpu_start = thread_cpu_seconds();
-    double previous = MPI_Wtime();
-    const double start = previous;
-    for (std::size_t i = 0; i < iterations; ++i) {
-      const double entered = MPI_Wtime();
-      collective_.run();
-      const double now = MPI_Wtime();
-      durations[i] = now - previous;
-      inside[i] = now - entered;
-      previous = now;
-    }
-    loop = LoopClock{thread_cpu_seconds() - cpu_start, previous - start};
-    return durations;
-  }
-
-  // Rank 0 gets, in one gather, every rank's time inside each iteration (iteration-major, for the
-  // last arrivals) and its loop CPU and wall seconds (index = rank); the others get nothing (only
-  // rank 0 writes results). Each rank sends its n times, then its CPU and wall seconds.
-  void gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop, BatchTimes& out) {
-    int rank = 0, size = 1;
-    MPI_Comm_rank(control_, &rank);
-    MPI_Comm_size(control_, &size);
-    if (size < 2) return;
-    const std::size_t n = inside.size(), each = n + 2;
-    std::vector<double> mine(inside);
-    mine.push_back(loop.cpu_s);
-    mine.push_back(loop.wall_s);
-    std::vector<double> all(rank == 0 ? each * static_cast<std::size_t>(size) : 0);
-    MPI_Gather(mine.data(), static_cast<int>(each), MPI_DOUBLE, all.data(), static_cast<int>(each),
-               MPI_DOUBLE, 0, control_);
-    if (rank != 0) return;
-    const auto ranks = static_cast<std::size_t>(size);
-    out.inside_s.resize(n * ranks);
-    for (std::size_t r = 0; r < ranks; ++r) {
-      const double* from = all.data() + r * each;
-      for (std::size_t i = 0; i < n; ++i) out.inside_s[i * ranks + r] = from[i];
-      out.rank_cpu_s.push_back(from[n]);
-      out.rank_wall_s.push_back(from[n + 1]);
-    }
-  }
-
-  // A rooted one-way collective (broadcast) does not synchronise ranks: an eager root runs ahead
-  // and a receiver that finds data already there times only a copy. So each sample is a group of
-  // back-to-back calls started from a barrier, divided by the group size: the receivers' time
-  // includes every transfer, and barrier exit skew is spread over the group.
-  std::vector<double> paced(std::size_t samples) {
-    std::vector<double> durations(samples);
-    for (auto& d : durations) {
-      MPI_Barrier(control_);
-      const double start = MPI_Wtime();
-      for (int i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
-      d = (MPI_Wtime() - start) / kCallsPerPacedSample;
-    }
-    return durations;
-  }
-
-  static constexpr int kCallsPerPacedSample = 8;
-  HostCollective& collective_;
-  MPI_Comm control_;
-  bool paced_;
-  GroupTally* groups_;
-};
-
 class MpiSettingSession : public SettingSession {
  public:
   MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups, double contend)
       : measured_(measured), control_(control), groups_(std::move(groups)), contend_(contend) {
     MPI_Comm_size(measured_, &nranks_);
+    clock_cost_s_ = mpi_clock_cost_s(control_);
   }
   ~MpiSettingSession() override {
     MPI_Comm_free(&measured_);
@@ -142,12 +44,13 @@ class MpiSettingSession : public SettingSession {
       MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, control_);
     }
     if (!group) {
-      MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted);
+      MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted,
+                          options.stopping.each_call ? 0.0 : clock_cost_s_);
       return measured_case(c, setting.name, nranks_, sample_until_stable(timer, options.stopping), wrong);
     }
     // Every group starts each batch (each paced sample) from one barrier of the whole job.
     GroupTally tally(group->layout);
-    MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted, &tally);
+    MpiBatchTimer timer(collective, control_, traits_of(c.collective).rooted, clock_cost_s_, &tally);
     const SampleRun run = sample_until_stable(timer, options.stopping);
     int rank = 0;
     MPI_Comm_rank(control_, &rank);
@@ -178,6 +81,7 @@ class MpiSettingSession : public SettingSession {
   std::vector<GroupComm> groups_;
   double contend_ = 0;  // --contend of the sweep or replay that opened the setting (its replays' load)
   int nranks_ = 1;
+  double clock_cost_s_ = 0;  // mpi_clock_cost_s: short calls are timed in blocks
 };
 
 ControlVariable require_variable(const std::string& name) {

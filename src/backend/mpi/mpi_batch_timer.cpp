@@ -1,0 +1,142 @@
+#include "backend/mpi/mpi_batch_timer.hpp"
+
+#include <algorithm>
+
+#include "measure/cpu_clock.hpp"
+
+namespace commtune {
+
+double mpi_clock_cost_s(MPI_Comm control) {
+  constexpr int kReads = 1000;
+  double sink = 0;
+  const double start = MPI_Wtime();
+  for (int i = 0; i < kReads; ++i) sink += MPI_Wtime();
+  double cost = std::max((MPI_Wtime() - start) / kReads, MPI_Wtick());
+  if (!(sink > 0)) cost = MPI_Wtick();  // keeps the reads from being optimised away
+  MPI_Allreduce(MPI_IN_PLACE, &cost, 1, MPI_DOUBLE, MPI_MAX, control);
+  return cost;
+}
+
+MpiBatchTimer::MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, double clock_cost_s,
+                             GroupTally* groups)
+    : collective_(collective),
+      control_(control),
+      paced_(paced),
+      clock_cost_s_(clock_cost_s),
+      groups_(groups) {}
+
+BatchTimes MpiBatchTimer::time_batch(std::size_t iterations) {
+  std::vector<double> inside;
+  LoopClock loop;
+  std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
+  BatchTimes out{};
+  if (!paced_) gather_rank_figures(inside, loop, out);
+  if (groups_) groups_->add(durations, control_);
+  return agreed(std::move(durations), std::move(out));
+}
+
+BatchTimes MpiBatchTimer::time_blocks(std::size_t iterations, std::size_t block) {
+  LoopClock loop;
+  std::vector<double> durations = blocks(iterations, block, loop);
+  BatchTimes out{};
+  gather_rank_figures({}, loop, out);  // a block has no time per call inside it: no last arrivals
+  out.inside_s.clear();
+  return agreed(std::move(durations), std::move(out));
+}
+
+void MpiBatchTimer::warm_up(std::size_t iterations) {
+  for (std::size_t i = 0; i < iterations; ++i) collective_.run();
+}
+
+// Every rank gets each sample's slowest rank.
+BatchTimes MpiBatchTimer::agreed(std::vector<double> durations, BatchTimes out) {
+  MPI_Allreduce(MPI_IN_PLACE, durations.data(), static_cast<int>(durations.size()), MPI_DOUBLE, MPI_MAX,
+                control_);
+  out.samples = std::move(durations);
+  return out;
+}
+
+// Iterations follow each other with only a timestamp in between (self-synchronising collectives).
+// `inside` gets each iteration's seconds inside the call, for the last arrival; `loop` the loop's
+// CPU and wall seconds (read outside the iterations), for this rank's share of the CPU.
+std::vector<double> MpiBatchTimer::back_to_back(std::size_t iterations, std::vector<double>& inside,
+                                                LoopClock& loop) {
+  std::vector<double> durations(iterations);
+  inside.assign(iterations, 0.0);
+  MPI_Barrier(control_);
+  const double cpu_start = thread_cpu_seconds();
+  double previous = MPI_Wtime();
+  const double start = previous;
+  for (std::size_t i = 0; i < iterations; ++i) {
+    const double entered = MPI_Wtime();
+    collective_.run();
+    const double now = MPI_Wtime();
+    durations[i] = now - previous;
+    inside[i] = now - entered;
+    previous = now;
+  }
+  loop = LoopClock{thread_cpu_seconds() - cpu_start, previous - start};
+  return durations;
+}
+
+// The same loop with one timestamp per block of `block` calls: each sample is its block's
+// seconds / block.
+std::vector<double> MpiBatchTimer::blocks(std::size_t iterations, std::size_t block, LoopClock& loop) {
+  std::vector<double> durations(iterations / block);
+  MPI_Barrier(control_);
+  const double cpu_start = thread_cpu_seconds();
+  double previous = MPI_Wtime();
+  const double start = previous;
+  for (double& d : durations) {
+    for (std::size_t i = 0; i < block; ++i) collective_.run();
+    const double now = MPI_Wtime();
+    d = (now - previous) / static_cast<double>(block);
+    previous = now;
+  }
+  loop = LoopClock{thread_cpu_seconds() - cpu_start, previous - start};
+  return durations;
+}
+
+// Rank 0 gets, in one gather, every rank's time inside each iteration (iteration-major, for the
+// last arrivals) and its loop CPU and wall seconds (index = rank); the others get nothing (only
+// rank 0 writes results). Each rank sends its n times, then its CPU and wall seconds.
+void MpiBatchTimer::gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop,
+                                        BatchTimes& out) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(control_, &rank);
+  MPI_Comm_size(control_, &size);
+  if (size < 2) return;
+  const std::size_t n = inside.size(), each = n + 2;
+  std::vector<double> mine(inside);
+  mine.push_back(loop.cpu_s);
+  mine.push_back(loop.wall_s);
+  std::vector<double> all(rank == 0 ? each * static_cast<std::size_t>(size) : 0);
+  MPI_Gather(mine.data(), static_cast<int>(each), MPI_DOUBLE, all.data(), static_cast<int>(each), MPI_DOUBLE,
+             0, control_);
+  if (rank != 0) return;
+  const auto ranks = static_cast<std::size_t>(size);
+  out.inside_s.resize(n * ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const double* from = all.data() + r * each;
+    for (std::size_t i = 0; i < n; ++i) out.inside_s[i * ranks + r] = from[i];
+    out.rank_cpu_s.push_back(from[n]);
+    out.rank_wall_s.push_back(from[n + 1]);
+  }
+}
+
+// A rooted one-way collective (broadcast) does not synchronise ranks: an eager root runs ahead and
+// a receiver that finds data already there times only a copy. So each sample is a group of
+// back-to-back calls started from a barrier, divided by the group size: the receivers' time
+// includes every transfer, and barrier exit skew is spread over the group.
+std::vector<double> MpiBatchTimer::paced(std::size_t samples) {
+  std::vector<double> durations(samples);
+  for (auto& d : durations) {
+    MPI_Barrier(control_);
+    const double start = MPI_Wtime();
+    for (int i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
+    d = (MPI_Wtime() - start) / kCallsPerPacedSample;
+  }
+  return durations;
+}
+
+}  // namespace commtune

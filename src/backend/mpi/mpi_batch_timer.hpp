@@ -1,0 +1,56 @@
+#pragma once
+// How the host backend times a case's batches (measure/sampler's BatchTimer): back-to-back calls
+// with a timestamp between them, every sample reduced (max) over the ranks; a rooted one-way
+// collective in paced groups from a barrier; a case run on several groups at once through their
+// tally. Where one call is short against the cost of reading the clock (a few microseconds), the
+// sampler asks for blocks: each block of back-to-back calls is timed as one interval, so the clock
+// reads and the bookkeeping between calls are a vanishing part of what is measured.
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "backend/mpi/host_collective.hpp"
+#include "backend/mpi/mpi_groups.hpp"
+#include "measure/cpu_clock.hpp"
+#include "measure/sampler.hpp"
+
+namespace commtune {
+
+// What one clock read costs on the slowest rank, in seconds (at least MPI_Wtick): the timer's
+// resolution per timed interval. Every rank of `control` calls it, and all get the same value.
+double mpi_clock_cost_s(MPI_Comm control);
+
+class MpiBatchTimer : public BatchTimer {
+ public:
+  // `clock_cost_s`: mpi_clock_cost_s's figure (0: every iteration timed alone). `groups`: where
+  // the case runs on several communicators at once, their tally (else null).
+  MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, double clock_cost_s,
+                GroupTally* groups = nullptr);
+
+  BatchTimes time_batch(std::size_t iterations) override;
+  // Paced and grouped cases time every sample alone: their samples are already groups of calls,
+  // or the groups' tally needs each iteration.
+  double resolution_s() const override { return paced_ || groups_ ? 0.0 : clock_cost_s_; }
+  BatchTimes time_blocks(std::size_t iterations, std::size_t block) override;
+  // The calls alone: no clock, no agreement. The first timed batch starts from a barrier (a paced
+  // one from a barrier per sample), which also waits for a broadcast root that ran ahead here.
+  void warm_up(std::size_t iterations) override;
+
+ private:
+  using LoopClock = LoopCpuClock::Elapsed;
+  std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside, LoopClock& loop);
+  std::vector<double> blocks(std::size_t iterations, std::size_t block, LoopClock& loop);
+  void gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop, BatchTimes& out);
+  std::vector<double> paced(std::size_t samples);
+  BatchTimes agreed(std::vector<double> durations, BatchTimes out);
+
+  static constexpr int kCallsPerPacedSample = 8;
+  HostCollective& collective_;
+  MPI_Comm control_;
+  bool paced_;
+  double clock_cost_s_;
+  GroupTally* groups_;
+};
+
+}  // namespace commtune
