@@ -20,6 +20,12 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   // The samples a noise target needs grow as 1 / target^2: widened by 1 / sqrt(f), a quiet case
   // (one that stops on its noise target before its max time) also costs about f of its full cost.
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
+  // The least samples follow the interval's width the same way, down to kLeastRoundSamples: a
+  // rooted collective's sample is a paced group of calls, and a large one's least samples were
+  // most of a round-0 case.
+  const auto scaled =
+      static_cast<std::size_t>(std::ceil(static_cast<double>(full.min_samples) * std::sqrt(f)));
+  rule.min_samples = std::max(std::min(full.min_samples, kLeastRoundSamples), scaled);
   if (full.fixed_iterations)
     rule.fixed_iterations = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));

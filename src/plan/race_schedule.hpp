@@ -9,12 +9,17 @@
 
 namespace commtune {
 
+// The fewest least samples a round's case takes (the full rule's, where it asks fewer): with 5
+// samples the median's interval is their range (about 94%).
+inline constexpr std::size_t kLeastRoundSamples = 5;
+
 // The fraction of the full per-case sampling that round `round` (0-based) gets, in (0, 1].
 double round_fraction(const RaceOptions& race, std::size_t round);
 
 // The stopping rule of one round: the times (or fixed iterations) scaled by f = round_fraction,
 // the noise target widened by 1 / sqrt(f) (so that a case which stops on its noise target also
-// takes about f of its samples), the warm-up and the least samples as they are.
+// takes about f of its samples), the least samples scaled by sqrt(f) (at least
+// kLeastRoundSamples), the warm-up as it is.
 StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round);
 
 // The finalists' re-measure samples each case of a round for this share of a full case: its rounds

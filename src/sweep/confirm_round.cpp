@@ -43,28 +43,26 @@ bool measures(const Finalists& f, const std::string& setting) {
 }
 
 // One round: the involved settings in `order`, each at the sizes where it is still a finalist (a
-// setting with none left is not opened). A round measures its cases once: it is not raced.
+// setting with none left is not opened). The settings keep the sweep's numbering, so that a
+// session kept open by the race, or by an earlier round, serves them. A round measures its cases
+// once: it is not raced.
 Plan round_plan(const Plan& sweep, const std::vector<std::string>& order,
                 const std::vector<Finalists>& finalists) {
-  Plan plan{sweep.options, {}, {}, sweep.nranks, {}, sweep.groups};
+  Plan plan{sweep.options, sweep.settings, {}, sweep.nranks, {}, sweep.groups};
   plan.options.race.enabled = false;
   plan.options.stopping = remeasure_rule(sweep.options.stopping);  // a round is one sample: its median
+  plan.options.check = false;  // the sweep checked every case under the same setting
   for (const std::string& name : order) {
     const auto original = setting_index(sweep, name);
     if (!original) continue;
-    std::vector<Case> wanted;
     for (const Case& c : sweep.cases)
       if (c.setting_index == *original &&
           std::any_of(finalists.begin(), finalists.end(),
-                      [&](const Finalists& f) { return f.key == key_of(c) && measures(f, name); }))
-        wanted.push_back(c);
-    if (wanted.empty()) continue;
-    plan.settings.push_back(sweep.settings[*original]);
-    for (Case copy : wanted) {
-      copy.setting_index = plan.settings.size() - 1;
-      copy.index = plan.cases.size();
-      plan.cases.push_back(copy);
-    }
+                      [&](const Finalists& f) { return f.key == key_of(c) && measures(f, name); })) {
+        Case copy = c;
+        copy.index = plan.cases.size();
+        plan.cases.push_back(copy);
+      }
   }
   return plan;
 }
@@ -116,13 +114,14 @@ class RoundPace {
   double first_pace_ = 1, next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
 };
 
-// One round: side by side (plan/race_order) when the backend keeps all its settings open, so a
-// size's default and finalists are measured one after another; its sessions are closed at its
-// end, and the next round opens every setting afresh.
-RunSummary run_round(const SweepRun& ctx, const Plan& round, ResultSink& sink) {
-  SessionCache sessions(ctx.backend.cost_model().sessions_kept);
+// Round `r`: side by side (plan/race_order) when the backend keeps all its settings open, so a
+// size's default and finalists are measured one after another; its sessions stay open for the
+// next round (odd rounds visit the settings last to first, so the ones kept last are used first).
+RunSummary run_round(const SweepRun& ctx, const Plan& round, std::size_t r, SessionCache& sessions,
+                     ResultSink& sink) {
+  sessions.close_failed();  // a setting that failed a case starts afresh
   Plan ordered = round;
-  order_round(ordered.cases, 0, side_by_side_fits(ordered.cases, sessions.capacity()));
+  order_round(ordered.cases, r, side_by_side_fits(ordered.cases, sessions.capacity()));
   return run_sweep(ctx.with_plan(ordered).keeping_sessions(sessions), sink);
 }
 
@@ -176,13 +175,15 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
   std::vector<CaseResult> measured;
   CaseCollector collector(measured);
   RoundPace pace(ctx);
+  SessionCache own(ctx.backend.cost_model().sessions_kept);  // when the sweep kept none open
+  SessionCache& sessions = ctx.sessions ? *ctx.sessions : own;
   for (std::size_t r = 0; r < rounds && !shared.empty(); ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
     if (!pace.fits(ctx, plan)) {
       out.budget_note = budget_note(ctx, r, rounds);
       break;
     }
-    const RunSummary summary = pace.timed([&] { return run_round(ctx, plan, collector); });
+    const RunSummary summary = pace.timed([&] { return run_round(ctx, plan, r, sessions, collector); });
     if (!summary.complete) return Confirmation{};
     ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());

@@ -1,11 +1,14 @@
 #pragma once
-// The finalists' re-measure, in fresh interleaved rounds:
-// the default and each finalist setting are measured again at the finalist sizes, in several
-// rounds; each round opens every setting afresh, in a rotated order, so drift hits them all
-// alike, and runs side by side (size by size, plan/race_order) when the backend keeps all of a
-// round's settings open at once. Each round's median is one sample: a setting's confirmation
-// case summarises its round medians, so disjoint CIs there mean every round agreed. A wrong or
-// failed round marks the case.
+// The finalists' re-measure, a sequential test in interleaved rounds: the default and each
+// finalist setting are measured again at the finalist sizes, round after round, each round
+// sampling a case for a share of a full one (plan/race_schedule's kRemeasureFraction), side by
+// side (size by size, plan/race_order) when the backend keeps all of a round's settings open, in
+// a rotated order so that drift hits them all alike. The settings are opened once: the sweep's
+// own sessions where its race kept them (SweepRun::sessions), and kept across the rounds. Each
+// round's median is one sample: a setting's confirmation case summarises its round medians, so
+// disjoint CIs there mean every round agreed. After each round the finalists that can no longer
+// be confirmed are measured no more (tune/confirm_pruning), and a size left with none stops. A
+// wrong or failed round marks the case.
 #include <optional>
 #include <string>
 #include <vector>

@@ -263,9 +263,10 @@ std::string budget_notice(const SweepRun& run, std::size_t round, std::size_t un
 }  // namespace
 
 RunSummary run_raced_sweep(const SweepRun& given, ResultSink& display, ResultSink& keep) {
-  SessionCache sessions(
-      given.backend.cost_model().sessions_kept);  // closed, on every rank alike, when the race ends
-  const SweepRun run = given.keeping_sessions(sessions);
+  // The caller's sessions where it keeps them (for the finalists' re-measure after the race); else
+  // the race's own, closed on every rank alike when the race ends.
+  SessionCache own(given.backend.cost_model().sessions_kept);
+  const SweepRun run = given.sessions ? given : given.keeping_sessions(own);
   Race race(run, keep);
   try {
     for (std::size_t round = 0; round < race.rounds() && !race.finished(); ++round) {

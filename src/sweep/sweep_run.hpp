@@ -49,6 +49,8 @@ struct SweepRun {
   SweepRun keeping_sessions(SessionCache& cache) const {
     return SweepRun{plan, backend, control, interrupted, budget, &cache};
   }
+  // The same sweep, each setting opened for its cases and closed after them.
+  SweepRun without_sessions() const { return SweepRun{plan, backend, control, interrupted, budget, nullptr}; }
 };
 
 }  // namespace commtune

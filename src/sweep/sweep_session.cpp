@@ -1,5 +1,7 @@
 #include "sweep/sweep_session.hpp"
 
+#include "sweep/session_cache.hpp"
+
 #include <algorithm>
 #include <iostream>
 
@@ -16,6 +18,7 @@
 #include "writers/round_table_order.hpp"
 #include "writers/run_pooling_sink.hpp"
 #include "writers/straggler_report.hpp"
+#include "sweep/session_cache.hpp"
 #include "writers/table_writer.hpp"
 #include "results/results_json.hpp"
 #include "sweep/interrupt.hpp"
@@ -212,12 +215,17 @@ int run_sweep_session(const Plan& plan, Backend& backend, ControlPlane& control,
     budget = SweepBudget{whole, whole - remeasure_reserve_s(whole, plan.settings.size()),
                          SweepBudget::Clock::now(), backend.cost_model()};
   }
-  const SweepRun run{plan, backend, control, [&] { return interrupt.requested(); }, budget};
+  // The settings racing keeps open between its rounds stay open for the finalists' re-measure
+  // (closed on every rank alike when the command ends).
+  SessionCache sessions(backend.cost_model().sessions_kept);
+  const SweepRun run =
+      SweepRun{plan, backend, control, [&] { return interrupt.requested(); }, budget}.keeping_sessions(
+          sessions);
   const SweepRun rest = run.with_plan(resumed.remaining);
   const RunSummary kept = keep_resumed(*sinks.keep, resumed.kept);
   const RunSummary summary =
       add_counts(kept, plan.options.race.enabled ? run_raced_sweep(rest, *sinks.display, *sinks.keep)
-                                                 : run_every_repeat(rest, sinks.all));
+                                                 : run_every_repeat(rest.without_sessions(), sinks.all));
   sinks.all.end(summary);
   if (control.rank() == 0) std::cerr << ("commtune: results written to " + written + "\n") << std::flush;
   const std::string recommendation = tune_after_sweep(
