@@ -101,7 +101,9 @@ TEST(RaceSchedule, RoundsGrowToTheFullSamplingTimeAndNeverBeyond) {
   EXPECT_DOUBLE_EQ(round_rule(full, race, 9).target_relative_ci, 0.01);
   EXPECT_DOUBLE_EQ(round_rule(full, race, 0).max_batch_s, full.max_batch_s / 16);
   EXPECT_DOUBLE_EQ(round_rule(full, race, 9).max_batch_s, full.max_batch_s);
-  EXPECT_DOUBLE_EQ(race_fraction_total(race), 15.0 / 16);
+  EXPECT_DOUBLE_EQ(race_fraction_total(race), 7.0 / 16);
+  EXPECT_EQ(round_rule(full, race, 0).min_samples, 5u);  // 10 x sqrt(1/16), at least 5
+  EXPECT_EQ(round_rule(full, race, 9).min_samples, 10u);
   full.fixed_iterations = 100;
   EXPECT_EQ(*round_rule(full, race, 0).fixed_iterations, 7u);
 }
