@@ -122,6 +122,7 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   SampleRun run;
   run.unit = timer.unit();
   run.resolution_s = timer.resolution_s();
+  if (run.unit == SampleUnit::Block) run.block = std::max<std::size_t>(timer.fixed_block(), 1);
   if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations) {
     const std::size_t block =
         block_for(pilot_seconds(timer, std::max<std::size_t>(rule.min_samples, 5)), run.resolution_s);

@@ -39,9 +39,12 @@ class BatchTimer {
   // The clock's resolution per timed interval, where it is coarse against short iterations (CUDA
   // events); 0 where every iteration can be timed alone.
   virtual double resolution_s() const { return 0; }
+  // Block unit: the calls every sample stands for (a paced group of calls from a barrier, timed as
+  // one interval); 1 otherwise.
+  virtual std::size_t fixed_block() const { return 1; }
   // Runs `iterations` (whole blocks) back to back, timing each block of `block` as one interval:
-  // iterations / block samples, each the block's seconds / block. Only a timer with a resolution
-  // is asked.
+  // iterations / block samples, each the block's seconds / block. Only a timer with a resolution,
+  // or one whose unit is Block, is asked.
   virtual BatchTimes time_blocks(std::size_t iterations, std::size_t block);
   // Runs `iterations` before the timed batches (buffers touched, connections made); nothing is
   // kept. A backend whose every batch is a round trip to its workers keeps this default: a timed

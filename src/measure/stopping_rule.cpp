@@ -74,8 +74,9 @@ bool StoppingRule::should_stop(const Sampled& sampled) const {
 }
 
 std::size_t StoppingRule::next_batch(const Sampled& sampled) const {
-  if (fixed_iterations) return next_fixed_batch(sampled, *fixed_iterations);
   const std::size_t block = sampled.unit == SampleUnit::Block ? std::max<std::size_t>(sampled.block, 1) : 1;
+  if (fixed_iterations)  // whole blocks: -n counts calls, a block's sample stands for `block` of them
+    return (next_fixed_batch(sampled, *fixed_iterations) + block - 1) / block * block;
   if (sampled.iterations == 0) return min_samples * block;
   const double budget = std::min(max_batch_s, max_time_s - sampled.seconds);
   const auto by_time = static_cast<std::size_t>(std::llround(std::max(budget, 0.0) / pace(sampled)));

@@ -94,9 +94,14 @@ class RoundPace {
     if (estimate > 0) first_pace_ = std::max(1.0, ctx.budget->elapsed_s() / estimate);
   }
 
-  bool fits(const SweepRun& ctx, const Plan& plan) {
+  // `sessions`: the settings kept open, which the round does not start again.
+  bool fits(const SweepRun& ctx, const Plan& plan, const SessionCache& sessions) {
     if (!ctx.budget) return true;
-    next_estimate_s_ = plan_cost(plan, ctx.budget->model).expected_s;
+    CostModel model = ctx.budget->model;
+    if (std::all_of(plan.cases.begin(), plan.cases.end(),
+                    [&](const Case& c) { return sessions.holds(c.setting_index); }))
+      model.setting_start_s = 0;
+    next_estimate_s_ = plan_cost(plan, model).expected_s;
     const double pace = estimated_s_ > 0 ? taken_s_ / estimated_s_ : first_pace_;
     return !ctx.control.any(ctx.budget->elapsed_s() + next_estimate_s_ * pace > ctx.budget->seconds);
   }
@@ -179,7 +184,7 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
   SessionCache& sessions = ctx.sessions ? *ctx.sessions : own;
   for (std::size_t r = 0; r < rounds && !shared.empty(); ++r) {
     const Plan plan = round_plan(ctx.plan, order, shared);
-    if (!pace.fits(ctx, plan)) {
+    if (!pace.fits(ctx, plan, sessions)) {
       out.budget_note = budget_note(ctx, r, rounds);
       break;
     }

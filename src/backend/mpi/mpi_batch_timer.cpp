@@ -36,6 +36,11 @@ BatchTimes MpiBatchTimer::time_batch(std::size_t iterations) {
 }
 
 BatchTimes MpiBatchTimer::time_blocks(std::size_t iterations, std::size_t block) {
+  if (paced_) {  // the sampler's blocks are the paced groups
+    std::vector<double> durations = paced(iterations / block);
+    if (groups_) groups_->add(durations, control_);
+    return agreed(std::move(durations), BatchTimes{});
+  }
   LoopClock loop;
   std::vector<double> durations = blocks(iterations, block, loop);
   BatchTimes out{};
@@ -133,8 +138,8 @@ std::vector<double> MpiBatchTimer::paced(std::size_t samples) {
   for (auto& d : durations) {
     MPI_Barrier(control_);
     const double start = MPI_Wtime();
-    for (int i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
-    d = (MPI_Wtime() - start) / kCallsPerPacedSample;
+    for (std::size_t i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
+    d = (MPI_Wtime() - start) / static_cast<double>(kCallsPerPacedSample);
   }
   return durations;
 }

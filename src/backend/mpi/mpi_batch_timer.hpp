@@ -28,6 +28,10 @@ class MpiBatchTimer : public BatchTimer {
   MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, double clock_cost_s,
                 GroupTally* groups = nullptr);
 
+  // A rooted collective's sample is a paced group of kCallsPerPacedSample calls: its time counts
+  // as theirs (a case's min and max time are the calls' time, as for the others).
+  SampleUnit unit() const override { return paced_ ? SampleUnit::Block : SampleUnit::Iteration; }
+  std::size_t fixed_block() const override { return paced_ ? kCallsPerPacedSample : 1; }
   BatchTimes time_batch(std::size_t iterations) override;
   // Paced and grouped cases time every sample alone: their samples are already groups of calls,
   // or the groups' tally needs each iteration.
@@ -45,7 +49,7 @@ class MpiBatchTimer : public BatchTimer {
   std::vector<double> paced(std::size_t samples);
   BatchTimes agreed(std::vector<double> durations, BatchTimes out);
 
-  static constexpr int kCallsPerPacedSample = 8;
+  static constexpr std::size_t kCallsPerPacedSample = 8;
   HostCollective& collective_;
   MPI_Comm control_;
   bool paced_;

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The figures of scripts/bench-racing.sh, from one run's folder (its sweeps' results, tables,
+recommendations and .time files), or with --summary the medians over several runs' folders.
+
+    bench_racing_report.py RUN_DIR            prints the run's figures, writes RUN_DIR/summary.json
+    bench_racing_report.py --summary DIR...   medians of the runs' summary.json
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+WITHIN = 1.02  # a pick other than the first exhaustive sweep's is fine within 2% of its time
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def sampled_s(case):
+    """Seconds of timed calls behind a case: a broadcast sample is one call of a paced group of 8."""
+    t = case.get("time_us")
+    if not t:
+        return 0.0
+    return t["samples"] * t["mean"] * (8 if case["collective"] == "broadcast" else 1) / 1e6
+
+
+def case_rounds(run_dir, name, cases):
+    """Cases measured, counting each racing round a case ran in (the table's round lines)."""
+    rounds = [int(m.group(1)) for m in re.finditer(r"^# racing round \d+ of at most \d+: (\d+) cases",
+                                                   open(f"{run_dir}/{name}.txt").read(), re.M)]
+    return sum(rounds) if rounds else len(cases)
+
+
+def picks(run_dir, name):
+    rec = load(f"{run_dir}/{name}.tune.json")
+    return ({(d["collective"], d["bytes"]): d["winner"] or "default" for d in rec["sizes"]},
+            {(d["collective"], d["bytes"]): d["reason"] for d in rec["sizes"]}, rec)
+
+
+def agreement(run_dir, reference, other, times, show):
+    """Sizes where `other` picks what `reference` picks or a setting within 2% of it, timed by `times`."""
+    ref, ref_why, _ = picks(run_dir, reference)
+    oth, oth_why, _ = picks(run_dir, other)
+    good = 0
+    if show:
+        print(f"{'collective':<10} {'size':>8}  {reference + ' pick':<30} {other + ' pick':<30} {'time ratio':>10}  verdict")
+    for key in sorted(ref):
+        e, r = ref[key], oth.get(key, "(none)")
+        te, tr = times.get((e,) + key), times.get((r,) + key)
+        ratio = tr / te if te and tr else float("nan")
+        ok = e == r or ratio <= WITHIN
+        good += ok
+        if show and not ok:
+            print(f"{key[0]:<10} {key[1]:>8}  {e:<30} {r:<30} {ratio:>10.3f}  WORSE")
+            print(f"{'':<20}{other}: {oth_why.get(key) or 'won'}; {reference}: {ref_why.get(key) or 'won'}")
+    return good, len(ref)
+
+
+def remeasure_line(run_dir, name):
+    _, _, rec = picks(run_dir, name)
+    rounds = {}
+    for c in rec["confirmation_cases"]:
+        if c["setting"] != "default":
+            key = (c["setting"], c["collective"], c["bytes"])
+            ran = c["time_us"]["samples"] if c["status"] in ("ok", "wrong-data") else 0
+            rounds[key] = min(rounds.get(key, ran), ran)
+    stopped = sum(1 for r in rounds.values() if r < rec["confirm_rounds"])
+    confirmed = sum(1 for s in rec["sizes"] if s["confirmed"])
+    return (f"{len(rounds)} finalist(s) at {len({k[1:] for k in rounds})} size(s), at most "
+            f"{rec['confirm_rounds']} rounds; {stopped} stopped early; {confirmed} size(s) confirmed")
+
+
+def report_run(run_dir):
+    names = [n for n in ("exhaustive", "raced", "exhaustive-again") if os.path.exists(f"{run_dir}/{n}.time")]
+    whole, sweep = {}, {}
+    print(f"{'command':<17} {'whole':>8} {'sweep':>8} {'tuning':>8} {'sampled':>8} {'case rounds':>11} {'rest/round':>10}")
+    for n in names:
+        whole[n], sweep[n] = map(float, open(f"{run_dir}/{n}.time").read().split())
+        cases = load(f"{run_dir}/{n}.json")["cases"]
+        s = sum(map(sampled_s, cases))
+        k = case_rounds(run_dir, n, cases)
+        print(f"{n:<17} {whole[n]:>7.1f}s {sweep[n]:>7.1f}s {whole[n] - sweep[n]:>7.1f}s {s:>7.1f}s {k:>11} "
+              f"{(sweep[n] - s) / k * 1e3:>8.1f}ms")
+        print(f"{'':<17} re-measure: {remeasure_line(run_dir, n)}")
+    times = {}
+    for c in load(f"{run_dir}/exhaustive.json")["cases"]:
+        if c["status"] == "ok":
+            key = (c["setting"], c["collective"], c["bytes"])
+            times[key] = times.get(key, 0.0) + c["time_us"]["median"]
+    out = {"ratio": whole["raced"] / whole["exhaustive"], "sweep_ratio": sweep["raced"] / sweep["exhaustive"]}
+    out["raced"], out["sizes"] = agreement(run_dir, "exhaustive", "raced", times, True)
+    print(f"ratio raced/exhaustive, whole command: {out['ratio']:.3f} (target <= 0.25); the sweeps alone: "
+          f"{out['sweep_ratio']:.3f}")
+    print(f"raced picks the same as the first exhaustive sweep's, or within 2%: {out['raced']} of {out['sizes']}")
+    if "exhaustive-again" in names:
+        out["again"], _ = agreement(run_dir, "exhaustive", "exhaustive-again", times, True)
+        print(f"the second exhaustive sweep's picks against the first's (the floor drift sets): "
+              f"{out['again']} of {out['sizes']}")
+        again_times = {}
+        for c in load(f"{run_dir}/exhaustive-again.json")["cases"]:
+            if c["status"] == "ok":
+                key = (c["setting"], c["collective"], c["bytes"])
+                again_times[key] = again_times.get(key, 0.0) + c["time_us"]["median"]
+        out["raced_vs_again"], _ = agreement(run_dir, "exhaustive-again", "raced", again_times, False)
+        print(f"raced picks against the second exhaustive sweep's (timed by it): {out['raced_vs_again']} of {out['sizes']}")
+    with open(f"{run_dir}/summary.json", "w") as f:
+        json.dump(out, f)
+
+
+def summary(run_dirs):
+    runs = [load(f"{d}/summary.json") for d in run_dirs]
+    med = lambda key: statistics.median(r[key] for r in runs if key in r)
+    ratios = ", ".join("%.3f" % r["ratio"] for r in runs)
+    print(f"== {len(runs)} runs: whole-command ratio raced/exhaustive per run {ratios}; "
+          f"median {med('ratio'):.3f} (target <= 0.25)")
+    print(f"raced picks agreeing with the first exhaustive sweep: {', '.join(str(r['raced']) for r in runs)} "
+          f"of {runs[0]['sizes']}; median {med('raced')}")
+    if all("again" in r for r in runs):
+        print(f"second exhaustive sweep agreeing with the first: {', '.join(str(r['again']) for r in runs)}; "
+              f"median {med('again')}")
+        ok = sum(r["raced"] >= r["again"] for r in runs)
+        print(f"runs where the raced picks agree at least as often as the second exhaustive sweep's: {ok} of {len(runs)}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--summary":
+        summary(sys.argv[2:])
+    elif len(sys.argv) == 2:
+        report_run(sys.argv[1])
+    else:
+        sys.exit(__doc__)
