@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "core/collective_traits.hpp"
 #include "core/errors.hpp"
@@ -148,6 +149,9 @@ std::string NcclLogScanner::group_of(std::size_t process, const NcclInitLine& in
 }
 
 void NcclLogScanner::on_init(std::size_t process, const NcclInitLine& init) {
+  // The group first: a parent named by the address this line rebinds is the communicator that
+  // held it until now, never the one being added.
+  std::string group = group_of(process, init);
   // An address reused after ncclCommDestroy is a new communicator from its init line on.
   live_[{process, init.comm}] = scan_.comms.size();
   scan_.comms.push_back(ScannedComm{.process = process,
@@ -155,7 +159,7 @@ void NcclLogScanner::on_init(std::size_t process, const NcclInitLine& init) {
                                     .nranks = init.nranks,
                                     .rank = init.rank,
                                     .cuda_dev = init.cuda_dev,
-                                    .group = group_of(process, init),
+                                    .group = std::move(group),
                                     .calls = {}});
 }
 

@@ -8,6 +8,7 @@
 #include "workload/call_sequence.hpp"
 #include "workload/nccl_log.hpp"
 #include "workload/nccl_log_line.hpp"
+#include "workload/nccl_log_scan.hpp"
 #include "workload/torch_trace.hpp"
 
 namespace commtune {
@@ -188,6 +189,28 @@ TEST(NcclLog, BadInputIsAnInputErrorNamingTheFile) {
   EXPECT_NE(error_of([] { read_nccl_logs({kDir + "missing.log"}, {}); }).find("cannot open"),
             std::string::npos);
   EXPECT_NE(error_of([] { read_nccl_logs({}, {}); }).find("no file"), std::string::npos);
+}
+
+// A fuzzer's find (CI, 2026-12-04): an init line naming its own address as its parent read the
+// group of a communicator not yet added (a heap overflow). The parent is the communicator that held
+// the address before the line, here the world; with none, the group is unknown.
+TEST(NcclLog, AnInitLineWhoseParentIsItsOwnAddressReadsTheCommunicatorBefore) {
+  const std::string world = kPrefix +
+                            "ncclCommInitRank comm 0x10 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 0 "
+                            "commId 0x99 - Init COMPLETE\n";
+  const std::string self_split =
+      kPrefix +
+      "ncclCommSplit comm 0x10 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 0 parent 0x10 "
+      "splitCount 1 color 0 key 0 - Init COMPLETE\n";
+  for (const std::string& text : {self_split, world + self_split}) {
+    NcclLogScanner scanner;
+    std::istringstream in(text + call_line("AllReduce", 7, 2));
+    scanner.scan(in, "test.log");
+    const NcclScan scan = scanner.finish();
+    ASSERT_EQ(scan.comms.size(), text == world + self_split ? 2u : 1u);
+    EXPECT_EQ(scan.comms.back().group, text == self_split ? "" : "split 1 color 0 of (id 0x99)");
+    EXPECT_EQ(scan.comms.back().calls.calls(), 1u);
+  }
 }
 
 TEST(NcclLog, APartitionNoSpecGivesIsRefused) {
