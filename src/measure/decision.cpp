@@ -55,6 +55,35 @@ bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& ca
   return candidate_rounds.max < baseline_rounds.min;
 }
 
+namespace {
+
+// Every round of the candidate has the baseline's round beside it, and `holds` for the pair.
+template <typename Holds>
+bool every_round(const std::vector<double>& baseline, const std::vector<double>& candidate, Holds holds) {
+  if (candidate.empty() || candidate.size() > baseline.size()) return false;
+  for (std::size_t r = 0; r < candidate.size(); ++r)
+    if (!(baseline[r] > 0 && candidate[r] > 0 && holds(baseline[r], candidate[r]))) return false;
+  return true;
+}
+
+}  // namespace
+
+bool paired_clearly_faster(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                           const DecisionRule& rule) {
+  return every_round(baseline, candidate, [&](double b, double c) { return c <= b * (1 - rule.margin); });
+}
+
+// The mirror image: the baseline at least the margin faster than the candidate in every round.
+bool paired_clearly_slower(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                           const DecisionRule& rule) {
+  return every_round(baseline, candidate, [&](double b, double c) { return b <= c * (1 - rule.margin); });
+}
+
+bool paired_still_confirmable(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                              const DecisionRule& rule) {
+  return candidate.empty() || paired_clearly_faster(baseline, candidate, rule);
+}
+
 std::string rule_text(const DecisionRule& rule) {
   return "disjoint median CIs, their nearest ends at least " + format_percent(rule.margin) + " apart";
 }

@@ -17,6 +17,7 @@
 // - Still confirmable (the re-measure, whose interval over few rounds is the range of the round
 //   medians): every round median of the candidate below every one of the baseline's.
 #include <string>
+#include <vector>
 
 #include "measure/statistics.hpp"
 
@@ -66,6 +67,24 @@ bool within_margin_of(const Comparison& c, const DecisionRule& rule);
 // The re-measure: whether the candidate's round medians (min..max) can still all end below the
 // baseline's, given that a range only widens as rounds are added.
 bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& candidate_rounds);
+
+// The re-measure's paired rule, where each of its rounds measured the baseline and the candidate
+// side by side (sweep/confirm_round): round r's two medians share that round's state of the
+// machine (on a shared or oversubscribed one, a phase that makes every setting 40% slower or
+// faster), so the rule compares them within the round, never across rounds. The candidate is
+// clearly faster when in every round it is at least the margin faster than the baseline's median
+// of the same round (a sign test: with no difference, n rounds all fall on its side with
+// probability 2^-n, 1/32 for the 5 rounds); clearly slower when every round is the margin the
+// other way. `baseline` and `candidate` are the round medians in round order; the candidate's
+// rounds are the first of the baseline's (a finalist stops while the default goes on). False
+// when a round is missing on either side.
+bool paired_clearly_faster(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                           const DecisionRule& rule);
+bool paired_clearly_slower(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                           const DecisionRule& rule);
+// Whether more rounds can still make the candidate paired_clearly_faster: every round so far is.
+bool paired_still_confirmable(const std::vector<double>& baseline, const std::vector<double>& candidate,
+                              const DecisionRule& rule);
 
 // The rule in words, for every output that states it: "disjoint median CIs, their nearest ends at
 // least 2.0% apart".

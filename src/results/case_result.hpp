@@ -76,6 +76,10 @@ struct CaseResult {
   std::vector<double> run_nccl_tests_us;
   // The samples time_us summarises, in microseconds: kept in memory for pooling runs, never written.
   std::vector<double> samples_us;
+  // The finalists' re-measure (sweep/confirm_round's fold_rounds): each round's median, in round
+  // order, the rounds measured side by side; the tuner's paired rule compares them round by round
+  // (measure/decision's paired_clearly_faster). In memory only, never written.
+  std::vector<double> round_medians_us;
   std::optional<RacedOut> raced_out;  // racing: dropped here before the end of the race
 
   bool raced_out_here() const { return raced_out.has_value(); }

@@ -77,7 +77,8 @@ std::size_t finalist_count(const std::vector<Finalists>& finalists) {
 std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& finalists,
                              const std::vector<CaseResult>& measured, std::size_t rounds) {
   const bool root = ctx.control.rank() == 0;
-  return broadcast_value(ctx.control, root ? confirmable_finalists(finalists, fold_rounds(measured), rounds)
+  return broadcast_value(ctx.control, root ? confirmable_finalists(finalists, fold_rounds(measured), rounds,
+                                                                   ctx.plan.options.decision)
                                            : std::vector<Finalists>{});
 }
 
@@ -166,6 +167,7 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
                                 medians, rounds.front()->pipelined_us * 1e-6,
                                 std::max<std::int64_t>(rounds.front()->wrong, 0)));
     if (rounds.front()->wrong < 0) out.back().wrong = -1;
+    for (const CaseResult* r : rounds) out.back().round_medians_us.push_back(r->time_us.median);
   }
   return out;
 }

@@ -19,6 +19,11 @@ Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Compa
   return runs_verdict(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;
 }
 
+// The re-measure's rounds, measured side by side, on both sides: its paired rule decides.
+bool paired(const CaseResult& base, const CaseResult& cand) {
+  return !base.round_medians_us.empty() && !cand.round_medians_us.empty();
+}
+
 }  // namespace
 
 CaseVerdict verdict_against_default(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
@@ -38,12 +43,17 @@ CaseVerdict verdict_against(const CaseIndex& index, const std::string& baseline_
     const CaseResult* cand = case_in_placement(cases, base->spec.placement);
     if (!cand || base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return CaseVerdict{};
     const Comparison c = compare_stats(base->time_us, cand->time_us);
-    const Verdict runs = runs_verdict(*base, *cand, c, rule);
-    const bool runs_agree =
-        base->run_medians_us.size() < 2 || cand->run_medians_us.size() < 2 || runs == Verdict::Faster;
-    v.runs_overlap = v.runs_overlap || (clearly_faster(c, rule) && !runs_agree);
-    v.faster = v.faster && clearly_faster(c, rule) && runs_agree;
-    v.slower = v.slower || clearly_slower(c, rule);
+    if (paired(*base, *cand)) {
+      v.faster = v.faster && paired_clearly_faster(base->round_medians_us, cand->round_medians_us, rule);
+      v.slower = v.slower || paired_clearly_slower(base->round_medians_us, cand->round_medians_us, rule);
+    } else {
+      const Verdict runs = runs_verdict(*base, *cand, c, rule);
+      const bool runs_agree =
+          base->run_medians_us.size() < 2 || cand->run_medians_us.size() < 2 || runs == Verdict::Faster;
+      v.runs_overlap = v.runs_overlap || (clearly_faster(c, rule) && !runs_agree);
+      v.faster = v.faster && clearly_faster(c, rule) && runs_agree;
+      v.slower = v.slower || clearly_slower(c, rule);
+    }
     v.noise_floor = std::max(v.noise_floor, c.noise_floor);
     if (gain_of(c) < v.gain) {
       v.gain = gain_of(c);

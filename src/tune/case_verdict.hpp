@@ -5,6 +5,9 @@
 // With several runs a side (a repeated sweep, or launches merged by results/launch_merge.hpp),
 // faster also needs every candidate run below the default's fastest run by the practical
 // threshold: the between-run rule of compare (tune/run_verdict.hpp), judged on launches.
+// The finalists' re-measure (cases with round medians on both sides) is judged by its paired rule
+// instead: at least the margin faster than the default in every round, each round's two medians
+// measured side by side (measure/decision's paired_clearly_faster).
 #include <string>
 
 #include "measure/decision.hpp"

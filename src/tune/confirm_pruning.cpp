@@ -1,5 +1,6 @@
 #include "tune/confirm_pruning.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "measure/decision.hpp"
@@ -10,12 +11,16 @@ namespace commtune {
 namespace {
 
 // Whether `setting` may still end with every placement's round medians below all of the default's.
-bool confirmable_at(const CaseIndex& index, const std::string& setting, const SizeKey& key) {
+bool confirmable_at(const CaseIndex& index, const std::string& setting, const SizeKey& key,
+                    const DecisionRule& rule) {
   for (const CaseResult* base : index.cases(kDefaultSettingName, key)) {
     const CaseResult* cand = case_in_placement(index.cases(setting, key), base->spec.placement);
     if (!cand) continue;  // not measured yet in this placement: nothing known
     if (base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return false;
-    if (!still_confirmable(base->time_us, cand->time_us)) return false;
+    const bool paired = !base->round_medians_us.empty() && !cand->round_medians_us.empty();
+    if (paired ? !paired_still_confirmable(base->round_medians_us, cand->round_medians_us, rule)
+               : !still_confirmable(base->time_us, cand->time_us))
+      return false;
   }
   return true;
 }
@@ -28,8 +33,11 @@ bool final_interval_is_the_range(std::size_t rounds) {
 }  // namespace
 
 std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& finalists,
-                                             std::vector<CaseResult> folded, std::size_t rounds) {
-  if (!final_interval_is_the_range(rounds)) return finalists;
+                                             std::vector<CaseResult> folded, std::size_t rounds,
+                                             const DecisionRule& rule) {
+  const bool paired = std::all_of(folded.begin(), folded.end(),
+                                  [](const CaseResult& c) { return !c.round_medians_us.empty(); });
+  if (!paired && !final_interval_is_the_range(rounds)) return finalists;
   ResultsDocument doc;
   doc.cases = std::move(folded);
   const CaseIndex index(doc);
@@ -37,7 +45,7 @@ std::vector<Finalists> confirmable_finalists(const std::vector<Finalists>& final
   for (const Finalists& f : finalists) {
     Finalists kept{f.key, {}};
     for (const std::string& name : f.settings)
-      if (confirmable_at(index, name, f.key)) kept.settings.push_back(name);
+      if (confirmable_at(index, name, f.key, rule)) kept.settings.push_back(name);
     if (!kept.settings.empty()) out.push_back(std::move(kept));
   }
   return out;

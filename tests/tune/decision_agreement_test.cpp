@@ -120,7 +120,7 @@ TEST(DecisionAgreement, ThePruningNeverDropsAFinalistTheTunerWouldConfirm) {
     t.cand.resize(5, t.cand.empty() ? 100.0 : t.cand.front());
     const ResultsDocument rounds = pair_of(t.base, t.cand);
     const std::vector<Finalists> finalists{{kPairKey, {"cand"}}};
-    const bool kept = !confirmable_finalists(finalists, rounds.cases, 5).empty();
+    const bool kept = !confirmable_finalists(finalists, rounds.cases, 5, DecisionRule{}).empty();
     const bool confirms = verdict_against_default(CaseIndex(rounds), "cand", kPairKey, t.rule).faster;
     SCOPED_TRACE("trial " + std::to_string(i));
     if (confirms) EXPECT_TRUE(kept);
