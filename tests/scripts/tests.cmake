@@ -27,3 +27,7 @@ foreach(mode dry-run verdicts)
     $<TARGET_FILE:commtune> $<TARGET_FILE:commtune-simulated> ${COMMTUNE_DRY_RUN_SWEEP_TESTS})
   set_tests_properties(${name} PROPERTIES TIMEOUT 300)
 endforeach()
+
+# bench-budget-simulated.sh on a small config: its figures, and simulated workers that spend their
+# modelled times (COMMTUNE_SIMULATED_REAL_TIME).
+commtune_script_test(bench_budget_simulated unit bench_budget_simulated_test.sh $<TARGET_FILE:commtune-simulated>)

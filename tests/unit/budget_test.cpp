@@ -143,7 +143,8 @@ TEST(BudgetFit, RacingIsTurnedOffWhereOpeningSettingsEachRoundCostsMoreThanItSav
   once.race.enabled = false;
   const double once_s = plan_cost(make_plan(once, settings(6), limits), slow_start).expected_s;
   ASSERT_LT(once_s, raced_s);
-  const BudgetFit fit = fit_to_budget(few_sizes, settings(6), limits, slow_start, raced_s * 0.9);
+  // Between the two: racing does not fit, measuring every case once does.
+  const BudgetFit fit = fit_to_budget(few_sizes, settings(6), limits, slow_start, (once_s + raced_s) / 2);
   ASSERT_FALSE(fit.cuts.empty());
   EXPECT_EQ(
       fit.cuts[0].rfind("racing off: measuring the survivors again each round (reopening the settings beyond "
@@ -233,11 +234,11 @@ TEST(BudgetFit, FixedIterationsAreHalvedDownToTen) {
 TEST(BudgetFit, ABudgetNothingFitsIsRefusedWithTheTimeItWouldNeed) {
   const PlanLimits limits{4, 4, 0};
   try {
-    fit_to_budget(sweep(true), settings(6), limits, kModel, 2);
-    FAIL() << "a 2 s budget for 6 settings that take 1 s each to start was accepted";
+    fit_to_budget(sweep(true), settings(6), limits, kModel, 1);
+    FAIL() << "a 1 s budget for 6 settings that take 0.05 s each to start and 24 cases was accepted";
   } catch (const InputError& e) {
     const std::string what = e.what();
-    EXPECT_EQ(what.rfind("--budget 2s: this sweep needs about ", 0), 0u) << what;
+    EXPECT_EQ(what.rfind("--budget 1s: this sweep needs about ", 0), 0u) << what;
     EXPECT_NE(what.find("even cut to its smallest plan"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos);
   }

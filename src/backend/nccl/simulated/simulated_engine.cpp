@@ -9,6 +9,7 @@
 // (simulated_tuner.hpp): the timings model does not follow that table, as a real NCCL's measured times need
 // not follow its cost model.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -16,12 +17,14 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/collective_traits.hpp"
 #include "backend/nccl/simulated/simulated_engine.hpp"
 #include "backend/nccl/simulated/simulated_machine.hpp"
 #include "backend/nccl/simulated/simulated_tuner.hpp"
+#include "backend/nccl/supervisor/nccl_backend.hpp"
 
 namespace commtune {
 namespace {
@@ -43,6 +46,7 @@ class SimulatedEngine : public WorkerEngine {
       : identity_(identity),
         jitter_(timing_jitter()),
         cpu_share_(host_cpu_share(identity.rank)),
+        spend_time_(spends_modelled_time()),
         noise_(1000u + static_cast<unsigned>(identity.rank)) {}
 
   nlohmann::json probe() override {
@@ -72,6 +76,7 @@ class SimulatedEngine : public WorkerEngine {
     world_ = SimulatedComm{.name = "world", .ranks = {}, .nodes = 1, .tuner = tuner_};
     for (int r = 0; r < identity_.nranks; ++r) world_.ranks.push_back(r);
     log_init();
+    spend(nccl_setting_start_s(identity_.nranks));
     return {
         {"nccl_version", "simulated"},
         {"device", {{"index", identity_.device}, {"total_bytes", 80ull << 30}, {"free_bytes", 79ull << 30}}}};
@@ -97,6 +102,7 @@ class SimulatedEngine : public WorkerEngine {
     comm_ = &comm_of(request.spec.group);
     case_ = request.spec;
     graph_ = request.graph;
+    spend(kNcclCaseOverheadS);
     contend_ = request.contend;
     prepared_ = true;
   }
@@ -117,6 +123,7 @@ class SimulatedEngine : public WorkerEngine {
       }
       out.call_seconds.push_back(std::move(seconds));
     }
+    spend(std::accumulate(out.step_seconds.begin(), out.step_seconds.end(), 0.0));
     return out;
   }
 
@@ -126,6 +133,7 @@ class SimulatedEngine : public WorkerEngine {
   std::int64_t check() override {
     require_case();
     before_collective(case_.bytes);
+    spend(model_seconds(case_, *comm_) * contention_factor(contend_));
     return 0;
   }
 
@@ -154,6 +162,7 @@ class SimulatedEngine : public WorkerEngine {
     std::normal_distribution<double> share_noise(1.0, 0.02);
     batch.wall_seconds = loop;  // the host thread's modelled share of the CPU over the batch
     batch.cpu_seconds = loop * std::clamp(cpu_share_ * share_noise(noise_), 0.0, 1.0);
+    spend(loop);
     return batch;
   }
 
@@ -182,6 +191,11 @@ class SimulatedEngine : public WorkerEngine {
   }
 
  private:
+  // The modelled time on the clock, where the simulation spends it (spends_modelled_time).
+  void spend(double seconds) const {
+    if (spend_time_ && seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  }
+
   // Latency + bytes over bandwidth; a forced algorithm / protocol shifts both, so that settings
   // differ the way a tuner expects them to.
   static double model_seconds(const Case& c, const SimulatedComm& comm) {
@@ -248,6 +262,7 @@ class SimulatedEngine : public WorkerEngine {
   bool prepared_ = false;
   double jitter_;     // read once: the environment does not change while the worker runs
   double cpu_share_;  // likewise
+  bool spend_time_;   // likewise
   std::mt19937 noise_;
 };
 

@@ -69,6 +69,8 @@ double timing_jitter() {
   return given > 0 && given < 1 ? given : 0.01;
 }
 
+bool spends_modelled_time() { return simulated_variable("COMMTUNE_SIMULATED_REAL_TIME") == "1"; }
+
 double host_cpu_share(int rank) {
   const std::string prefix = std::to_string(rank) + ":";
   for (const std::string& entry : comma_entries(simulated_variable("COMMTUNE_SIMULATED_CPU_SHARE"))) {

@@ -25,6 +25,14 @@ double slow_factor(int a, int b);
 // below 1) for tests that need noisier cases (racing's undecided rounds).
 double timing_jitter();
 
+// Whether the engine spends its modelled times on the clock (COMMTUNE_SIMULATED_REAL_TIME=1): each
+// timed batch, data check and replayed step sleeps for what it reports, a communicator's init for
+// the NCCL cost model's setting start and a case's preparation for its case overhead, so that a
+// sweep's wall time follows the model and what --budget's estimate gets wrong is the plan's shape
+// (rounds, survivors, samples per case), which scripts/bench-budget-simulated.sh holds against
+// the clock. Off by default: the tests want answers at once.
+bool spends_modelled_time();
+
 // The host thread's share of the CPU while it times a batch: 0.95, or what
 // COMMTUNE_SIMULATED_CPU_SHARE ("RANK:SHARE,...", shares above 0 up to 1) gives this rank, for
 // tests of the straggler finding (a worker starved of the CPU).

@@ -120,8 +120,8 @@ CostModel NcclBackend::cost_model() const {
       kIdleSettingBytes * static_cast<std::uint64_t>(std::max(1, layout_.ranks_per_device));
   const std::size_t kept =
       device_memory_bytes_ == 0 ? 2 : std::clamp<std::size_t>(device_memory_bytes_ / per_setting, 1, 16);
-  return CostModel{.setting_start_s = 3.0 + 0.05 * layout_.nranks,
-                   .case_overhead_s = 0.05,
+  return CostModel{.setting_start_s = nccl_setting_start_s(layout_.nranks),
+                   .case_overhead_s = kNcclCaseOverheadS,
                    .latency_s = 2e-5,
                    .bytes_per_s = 20e9,
                    .rooted_factor = 1,

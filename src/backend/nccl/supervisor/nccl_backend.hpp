@@ -78,6 +78,12 @@ std::vector<std::string> worker_environment(const std::vector<std::string>& base
 // argv of `commtune worker` for one rank.
 std::vector<std::string> worker_arguments(int rank, int nranks, int device);
 
+// What the NCCL backend's cost model counts (NcclBackend::cost_model, docs/racing.md): a setting's
+// start (a worker per rank, its CUDA context and NCCL's communicator init) and a case's own
+// overhead (buffers, the agreement after each batch, the arrivals' gather), both on the slow side.
+inline double nccl_setting_start_s(int nranks) { return 3.0 + 0.05 * nranks; }
+inline constexpr double kNcclCaseOverheadS = 0.05;
+
 inline constexpr int kNcclMaxChannels = 64;  // NCCL's MAXCHANNELS
 
 // The setting's per-communicator knobs; a lone NCCL_MIN_CTAS / NCCL_MAX_CTAS gets its partner.
