@@ -199,9 +199,8 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
   const std::size_t stopped = started - finalist_count(shared);
   if (ctx.control.rank() == 0 && stopped > 0 && out.budget_note.empty())
     std::cerr << ("commtune: re-measure: " + std::to_string(stopped) + " of " + std::to_string(started) +
-                  " finalist(s) measured no more once a round median of theirs was at or above one of the "
-                  "default's "
-                  "(they cannot be confirmed)\n")
+                  " finalist(s) measured no more once one of their rounds was not the margin below the "
+                  "default's median of the same round (they cannot be confirmed)\n")
               << std::flush;
   if (ctx.control.rank() == 0 && !out.budget_note.empty())
     std::cerr << ("commtune: " + out.budget_note + "\n") << std::flush;
