@@ -147,6 +147,28 @@ TEST(PairedRule, EveryRoundAtLeastTheMarginFasterThanTheSameRoundsDefault) {
   EXPECT_FALSE(paired_clearly_faster(base, {}, rule));
 }
 
+// A failed round at another size (its folded case has no round medians) leaves the paired rule
+// where both sides have them, whatever the number of rounds (20: the range rule would prune
+// nothing): a finalist the ranges would drop but every round confirms is kept, and the size whose
+// default failed is dropped.
+TEST(PairedRule, AFailedCaseElsewhereDoesNotTurnThePairedRuleOff) {
+  std::vector<CaseResult> folded;
+  add_round_medians(folded, "default", {100, 200}, {100, 200});
+  add_round_medians(folded, "fast", {90, 180}, {90, 180});  // ranges overlap: 90..180 against 100..200
+  for (CaseResult& c : folded) c.round_medians_us = {c.time_us.min, c.time_us.max};
+  const SizeKey other{Collective::AllReduce, 2 * kPrunedBytes};
+  CaseResult failed =
+      synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
+  failed.status = CaseStatus::Failed;
+  folded.push_back(failed);
+  folded.push_back(
+      synthetic_case("slow", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {150}));
+  const auto kept =
+      confirmable_finalists({{kPrunedSize, {"fast"}}, {other, {"slow"}}}, folded, 20, DecisionRule{});
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept.front().key, kPrunedSize);
+}
+
 // The tuner on folded re-measures: with round medians it follows the paired rule, and the pruning
 // (every round so far at the margin) never drops a finalist the full rounds would confirm. 400
 // trials with a phase per round shared by every setting (x0.5 to x2) and 3% noise on top: the
