@@ -70,14 +70,13 @@ bool still_confirmable(const SampleStats& baseline_rounds, const SampleStats& ca
 
 // The re-measure's paired rule, where each of its rounds measured the baseline and the candidate
 // side by side (sweep/confirm_round): round r's two medians share that round's state of the
-// machine (on a shared or oversubscribed one, a phase that makes every setting 40% slower or
-// faster), so the rule compares them within the round, never across rounds. The candidate is
-// clearly faster when in every round it is at least the margin faster than the baseline's median
-// of the same round (a sign test: with no difference, n rounds all fall on its side with
-// probability 2^-n, 1/32 for the 5 rounds); clearly slower when every round is the margin the
-// other way. `baseline` and `candidate` are the round medians in round order; the candidate's
-// rounds are the first of the baseline's (a finalist stops while the default goes on). False
-// when a round is missing on either side.
+// machine (on a shared or oversubscribed one, phases that move the settings by far more than the
+// margin from round to round), so the rule compares them within the round, never across rounds. The candidate
+// is clearly faster when in every round it is at least the margin faster than the baseline's median of the
+// same round (a sign test: with no difference, n rounds all fall on its side with probability 2^-n, 1/32 for
+// the 5 rounds); clearly slower when every round is the margin the other way. `baseline` and `candidate` are
+// the round medians in round order; the candidate's rounds are the first of the baseline's (a finalist stops
+// while the default goes on). False when a round is missing on either side.
 bool paired_clearly_faster(const std::vector<double>& baseline, const std::vector<double>& candidate,
                            const DecisionRule& rule);
 bool paired_clearly_slower(const std::vector<double>& baseline, const std::vector<double>& candidate,
