@@ -161,13 +161,15 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
       out.push_back(**bad);
       continue;
     }
-    std::vector<double> medians;
-    for (const CaseResult* r : rounds) medians.push_back(r->time_us.median * 1e-6);
+    std::vector<double> medians_us;
+    for (const CaseResult* r : rounds) medians_us.push_back(r->time_us.median);
+    std::vector<double> medians_s;
+    for (const double us : medians_us) medians_s.push_back(us * 1e-6);
     out.push_back(measured_case(rounds.front()->spec, rounds.front()->setting, rounds.front()->nranks,
-                                medians, rounds.front()->pipelined_us * 1e-6,
+                                medians_s, rounds.front()->pipelined_us * 1e-6,
                                 std::max<std::int64_t>(rounds.front()->wrong, 0)));
     if (rounds.front()->wrong < 0) out.back().wrong = -1;
-    for (const CaseResult* r : rounds) out.back().round_medians_us.push_back(r->time_us.median);
+    out.back().round_medians_us = std::move(medians_us);
   }
   return out;
 }

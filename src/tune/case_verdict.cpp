@@ -19,12 +19,11 @@ Verdict runs_verdict(const CaseResult& base, const CaseResult& cand, const Compa
   return runs_verdict(CaseRuns{base.run_medians_us}, CaseRuns{cand.run_medians_us}, run_rule).verdict;
 }
 
-// The re-measure's rounds, measured side by side, on both sides: its paired rule decides.
-bool paired(const CaseResult& base, const CaseResult& cand) {
+}  // namespace
+
+bool judged_paired(const CaseResult& base, const CaseResult& cand) {
   return !base.round_medians_us.empty() && !cand.round_medians_us.empty();
 }
-
-}  // namespace
 
 CaseVerdict verdict_against_default(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
                                     const DecisionRule& rule) {
@@ -43,7 +42,7 @@ CaseVerdict verdict_against(const CaseIndex& index, const std::string& baseline_
     const CaseResult* cand = case_in_placement(cases, base->spec.placement);
     if (!cand || base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return CaseVerdict{};
     const Comparison c = compare_stats(base->time_us, cand->time_us);
-    if (paired(*base, *cand)) {
+    if (judged_paired(*base, *cand)) {
       v.faster = v.faster && paired_clearly_faster(base->round_medians_us, cand->round_medians_us, rule);
       v.slower = v.slower || paired_clearly_slower(base->round_medians_us, cand->round_medians_us, rule);
     } else {

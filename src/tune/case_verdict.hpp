@@ -25,6 +25,9 @@ struct CaseVerdict {
   bool runs_overlap = false;  // faster on the pooled samples, but its runs do not all beat the default's
 };
 
+// Whether the paired rule judges this pair: the re-measure's round medians on both sides.
+bool judged_paired(const CaseResult& base, const CaseResult& cand);
+
 CaseVerdict verdict_against_default(const CaseIndex& index, const std::string& candidate, const SizeKey& key,
                                     const DecisionRule& rule);
 

@@ -6,6 +6,7 @@
 #include "measure/decision.hpp"
 #include "measure/statistics.hpp"
 #include "tune/case_index.hpp"
+#include "tune/case_verdict.hpp"
 
 namespace commtune {
 namespace {
@@ -19,7 +20,7 @@ bool confirmable_at(const CaseIndex& index, const std::string& setting, const Si
     const CaseResult* cand = case_in_placement(index.cases(setting, key), base->spec.placement);
     if (!cand) continue;  // not measured yet in this placement: nothing known
     if (base->status != CaseStatus::Ok || cand->status != CaseStatus::Ok) return false;
-    const bool paired = !base->round_medians_us.empty() && !cand->round_medians_us.empty();
+    const bool paired = judged_paired(*base, *cand);
     if (paired && !paired_still_confirmable(base->round_medians_us, cand->round_medians_us, rule))
       return false;
     if (!paired && range_rule && !still_confirmable(base->time_us, cand->time_us)) return false;

@@ -31,6 +31,19 @@ void add_round_medians(std::vector<CaseResult>& cases, const std::string& settin
       synthetic_case(setting, Collective::AllReduce, kPrunedBytes, Placement::InPlace, in_medians));
 }
 
+// A second size, out of place only, whose default's round failed and where `setting` measured
+// `median_us`; returns its key.
+SizeKey add_size_whose_default_failed(std::vector<CaseResult>& cases, const std::string& setting,
+                                      double median_us) {
+  CaseResult failed =
+      synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
+  failed.status = CaseStatus::Failed;
+  cases.push_back(failed);
+  cases.push_back(
+      synthetic_case(setting, Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {median_us}));
+  return SizeKey{Collective::AllReduce, 2 * kPrunedBytes};
+}
+
 TEST(ConfirmPruning, AFinalistWithARoundMedianAtOrAboveTheDefaultsIsMeasuredNoMore) {
   std::vector<CaseResult> folded;
   add_round_medians(folded, "default", {100, 104}, {100, 101});
@@ -48,13 +61,7 @@ TEST(ConfirmPruning, ASizeLeftWithNoFinalistIsDroppedAndAFailedRoundEndsIt) {
   std::vector<CaseResult> folded;
   add_round_medians(folded, "default", {100}, {100});
   add_round_medians(folded, "slow", {120}, {95});
-  const SizeKey other{Collective::AllReduce, 2 * kPrunedBytes};
-  CaseResult failed =
-      synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
-  failed.status = CaseStatus::Failed;
-  folded.push_back(failed);
-  folded.push_back(
-      synthetic_case("fast", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {50}));
+  const SizeKey other = add_size_whose_default_failed(folded, "fast", 50);
   EXPECT_TRUE(
       confirmable_finalists({{kPrunedSize, {"slow"}}, {other, {"fast"}}}, folded, 5, DecisionRule{}).empty());
 }
@@ -156,13 +163,7 @@ TEST(PairedRule, AFailedCaseElsewhereDoesNotTurnThePairedRuleOff) {
   add_round_medians(folded, "default", {100, 200}, {100, 200});
   add_round_medians(folded, "fast", {90, 180}, {90, 180});  // ranges overlap: 90..180 against 100..200
   for (CaseResult& c : folded) c.round_medians_us = {c.time_us.min, c.time_us.max};
-  const SizeKey other{Collective::AllReduce, 2 * kPrunedBytes};
-  CaseResult failed =
-      synthetic_case("default", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {100});
-  failed.status = CaseStatus::Failed;
-  folded.push_back(failed);
-  folded.push_back(
-      synthetic_case("slow", Collective::AllReduce, 2 * kPrunedBytes, Placement::OutOfPlace, {150}));
+  const SizeKey other = add_size_whose_default_failed(folded, "slow", 150);
   const auto kept =
       confirmable_finalists({{kPrunedSize, {"fast"}}, {other, {"slow"}}}, folded, 20, DecisionRule{});
   ASSERT_EQ(kept.size(), 1u);
