@@ -9,6 +9,28 @@ double round_fraction(const RaceOptions& race, std::size_t round) {
   return std::min(1.0, race.first_fraction * std::pow(race.growth, static_cast<double>(round)));
 }
 
+namespace {
+
+// The least samples of a case sampled for `fraction` of the full sampling in one go: they follow
+// the interval's width (1 / sqrt of the samples), so sqrt(fraction) of the full rule's, at least
+// kLeastRoundSamples (where the full rule asks that many).
+std::size_t least_samples_at(std::size_t full, double fraction) {
+  const auto scaled =
+      static_cast<std::size_t>(std::ceil(static_cast<double>(full) * std::sqrt(std::min(fraction, 1.0))));
+  return std::max(std::min(full, kLeastRoundSamples), scaled);
+}
+
+}  // namespace
+
+std::size_t round_least_samples(std::size_t full, const RaceOptions& race, std::size_t round) {
+  double before = 0;
+  for (std::size_t r = 0; r < round; ++r) before += round_fraction(race, r);
+  const std::size_t pooled = least_samples_at(full, before + round_fraction(race, round));
+  if (round == 0) return pooled;
+  const std::size_t had = least_samples_at(full, before);
+  return std::max(std::min(full, kLeastLaterRoundSamples), pooled - std::min(pooled, had));
+}
+
 StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round) {
   const double f = round_fraction(race, round);
   StoppingRule rule = full;
@@ -20,12 +42,7 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   // The samples a noise target needs grow as 1 / target^2: widened by 1 / sqrt(f), a quiet case
   // (one that stops on its noise target before its max time) also costs about f of its full cost.
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
-  // The least samples follow the interval's width the same way, down to kLeastRoundSamples: a
-  // rooted collective's sample is a paced group of calls, and a large one's least samples were
-  // most of a round-0 case.
-  const auto scaled =
-      static_cast<std::size_t>(std::ceil(static_cast<double>(full.min_samples) * std::sqrt(f)));
-  rule.min_samples = std::max(std::min(full.min_samples, kLeastRoundSamples), scaled);
+  rule.min_samples = round_least_samples(full.min_samples, race, round);
   if (full.fixed_iterations)
     rule.fixed_iterations = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
@@ -33,7 +50,10 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
 }
 
 StoppingRule remeasure_rule(const StoppingRule& full) {
-  return round_rule(full, RaceOptions{.enabled = true, .rounds = 1, .first_fraction = kRemeasureFraction}, 0);
+  StoppingRule rule =
+      round_rule(full, RaceOptions{.enabled = true, .rounds = 1, .first_fraction = kRemeasureFraction}, 0);
+  rule.min_samples = std::min(full.min_samples, kLeastRemeasureSamples);
+  return rule;
 }
 
 double race_fraction_total(const RaceOptions& race) {

@@ -103,7 +103,39 @@ TEST(RaceSchedule, RoundsGrowToTheFullSamplingTimeAndNeverBeyond) {
   EXPECT_DOUBLE_EQ(round_rule(full, race, 9).max_batch_s, full.max_batch_s);
   EXPECT_DOUBLE_EQ(race_fraction_total(race), 7.0 / 16);
   EXPECT_EQ(round_rule(full, race, 0).min_samples, 5u);  // 10 x sqrt(1/16), at least 5
-  EXPECT_EQ(round_rule(full, race, 9).min_samples, 10u);
+  EXPECT_EQ(round_rule(full, race, 9).min_samples, 3u);  // the rounds before pooled a full case's
+}
+
+TEST(RaceSchedule, ALaterRoundTakesTheLeastSamplesItsPoolLacks) {
+  RaceOptions race;
+  race.enabled = true;  // 1/16, 1/8, 1/4: 1/16, 3/16 and 7/16 of a full case pooled
+  EXPECT_EQ(round_least_samples(10, race, 0), 5u);
+  EXPECT_EQ(round_least_samples(10, race, 1), 3u);  // 10 x sqrt(3/16) = 4.3: 5 already, at least 3
+  EXPECT_EQ(round_least_samples(10, race, 2), 3u);  // 10 x sqrt(7/16) = 6.6: 7 - 5 = 2, at least 3
+  EXPECT_EQ(round_least_samples(100, race, 0), 25u);
+  EXPECT_EQ(round_least_samples(100, race, 1), 44u - 25u);
+  EXPECT_EQ(round_least_samples(100, race, 2), 67u - 44u);
+  EXPECT_EQ(round_least_samples(2, race, 1), 2u);  // never more than the full rule asks
+  EXPECT_EQ(round_least_samples(1, race, 2), 1u);
+}
+
+TEST(RaceSchedule, AReMeasureRoundSamplesAQuarterAndTakesThreeLeastSamples) {
+  StoppingRule full;
+  full.min_time_s = 0.02;
+  full.max_time_s = 0.5;
+  full.min_samples = 10;
+  const StoppingRule rule = remeasure_rule(full);
+  EXPECT_DOUBLE_EQ(rule.max_time_s, 0.5 * kRemeasureFraction);
+  EXPECT_DOUBLE_EQ(rule.min_time_s, 0.02 * kRemeasureFraction);
+  EXPECT_EQ(rule.min_samples, 3u);
+  full.min_samples = 2;
+  EXPECT_EQ(remeasure_rule(full).min_samples, 2u);
+}
+
+TEST(RaceSchedule, FixedIterationsScaleWithTheRound) {
+  RaceOptions race;
+  race.enabled = true;
+  StoppingRule full;
   full.fixed_iterations = 100;
   EXPECT_EQ(*round_rule(full, race, 0).fixed_iterations, 7u);
 }
