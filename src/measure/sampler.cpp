@@ -28,9 +28,8 @@ double batch_seconds(SampleUnit unit, std::size_t block, std::size_t iterations,
   return unit == SampleUnit::Block ? sum * static_cast<double>(block) : sum;
 }
 
-// The pilot's seconds per iteration: the median of its samples (max over ranks already).
-double pilot_seconds(BatchTimer& timer, std::size_t iterations) {
-  std::vector<double> samples = timer.time_batch(iterations).samples;
+// The median of a batch's samples (seconds per iteration, max over ranks already).
+double median_of(std::vector<double> samples) {
   if (samples.empty()) return 0;
   std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2),
                    samples.end());
@@ -124,9 +123,15 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   run.resolution_s = timer.resolution_s();
   if (run.unit == SampleUnit::Block) run.block = std::max<std::size_t>(timer.fixed_block(), 1);
   if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations) {
-    const std::size_t block =
-        block_for(pilot_seconds(timer, std::max<std::size_t>(rule.min_samples, 5)), run.resolution_s);
-    if (block > 1) run.unit = SampleUnit::Block, run.block = block;
+    // The pilot chooses the block; where calls are long enough to be timed one by one, it is
+    // the run's first batch (as the sampling would have timed it), else it is dropped.
+    const std::size_t pilot = std::max<std::size_t>(rule.min_samples, 5);
+    BatchTimes times = timer.time_batch(pilot);
+    const std::size_t block = block_for(median_of(times.samples), run.resolution_s);
+    if (block > 1)
+      run.unit = SampleUnit::Block, run.block = block;
+    else
+      add_batch(run, pilot, times);
   }
   while (!rule.should_stop(run.sampled())) {
     const std::size_t batch = rule.next_batch(run.sampled());

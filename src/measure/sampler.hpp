@@ -94,8 +94,9 @@ struct SampleRun {
 void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch);
 
 // Warms up; where the timer's clock is coarse against one iteration (and the run is adaptive),
-// times a pilot batch (dropped, like the warm-up) to choose the block; then samples until the
-// stopping rule is satisfied.
+// times a pilot batch to choose the block: dropped, like the warm-up, when the run is timed in
+// blocks, else its first batch (one more batch and its agreement saved per case); then samples
+// until the stopping rule is satisfied.
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule);
 
 }  // namespace commtune

@@ -186,6 +186,25 @@ TEST(Sampler, ACoarseClockIsReadInBlocks) {
   EXPECT_TRUE(fixed.blocks.empty());
 }
 
+// A fine clock against the calls: the pilot finds no block needed, and its samples are the run's
+// first batch (no second batch of the least samples).
+class FineTimer : public ScriptedTimer {
+ public:
+  double resolution_s() const override { return 1e-9; }  // 2 us calls: 2000 reads
+};
+
+TEST(Sampler, APilotOfCallsTimedOneByOneIsTheRunsFirstBatch) {
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 0;
+  FineTimer timer;
+  const SampleRun run = sample_until_stable(timer, rule);
+  EXPECT_EQ(timer.requested, (std::vector<std::size_t>{10, 5000}));
+  EXPECT_EQ(run.unit, SampleUnit::Iteration);
+  EXPECT_EQ(run.samples.size(), 5010u);
+  EXPECT_EQ(run.iterations, 5010u);
+  EXPECT_NEAR(run.seconds, 5010 * 2e-6, 1e-12);
+}
+
 // A timer with its own untimed warm-up: the sampler warms up through it, and times only the batches.
 class WarmingTimer : public ScriptedTimer {
  public:
