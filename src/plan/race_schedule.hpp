@@ -36,7 +36,7 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
 // The finalists' re-measure samples each case of a round for this share of a full case: its rounds
 // are one sample each (their medians), and the confirmation's rule looks at their range, so a
 // round needs its median, not the sweep's precision.
-inline constexpr double kRemeasureFraction = 0.25;
+inline constexpr double kRemeasureFraction = 0.125;
 
 // The least samples of a re-measure round's case (the full rule's where it asks fewer): the round
 // gives its median only, and 3 samples have one. A large paced broadcast's case is its least
