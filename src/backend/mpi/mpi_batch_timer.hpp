@@ -17,8 +17,10 @@
 
 namespace commtune {
 
-// What one clock read costs on the slowest rank, in seconds (at least MPI_Wtick): the timer's
-// resolution per timed interval. Every rank of `control` calls it, and all get the same value.
+// What one clock read costs on the slowest rank, in seconds (at least MPI_Wtick; each rank's
+// least of 10 trials of 100 reads, so that a rank descheduled in one trial does not count the
+// scheduler's time): the timer's resolution per timed interval. Every rank of `control` calls it, and all get
+// the same value.
 double mpi_clock_cost_s(MPI_Comm control);
 
 class MpiBatchTimer : public BatchTimer {
