@@ -145,12 +145,47 @@ double reduced_value(ReduceOp op, std::size_t index, int nranks, DataType) {
   return pattern::reduced_value(op, index, nranks);
 }
 
+namespace {
+
+// The pattern repeats: a value at element i depends on i modulo its period only (8, or the rank
+// count for products' inputs). A buffer is filled or checked against one period of values, as the
+// element type holds them, so a check costs a compare per element, not a pattern evaluation (a
+// reduced value is a loop over the ranks).
+std::size_t input_period(ReduceOp op, int nranks) {
+  return op == ReduceOp::Prod ? static_cast<std::size_t>(std::max(nranks, 1)) : 8;
+}
+
+template <typename T, typename Value>
+std::vector<T> one_period(std::size_t period, std::size_t first, Value&& value) {
+  std::vector<T> table(period);
+  for (std::size_t j = 0; j < period; ++j) table[j] = as_type<T>(value(first + j));
+  return table;
+}
+
+template <typename T>
+void fill_periodic(std::span<std::byte> buffer, const std::vector<T>& table) {
+  const std::size_t n = buffer.size() / sizeof(T);
+  for (std::size_t i = 0, j = 0; i < n; ++i, j = j + 1 == table.size() ? 0 : j + 1)
+    std::memcpy(buffer.data() + i * sizeof(T), &table[j], sizeof(T));
+}
+
+template <typename T>
+std::int64_t count_periodic(std::span<const std::byte> buffer, const std::vector<T>& table) {
+  const std::size_t n = buffer.size() / sizeof(T);
+  std::int64_t wrong = 0;
+  for (std::size_t i = 0, j = 0; i < n; ++i, j = j + 1 == table.size() ? 0 : j + 1)
+    wrong += load<T>(buffer, i) != table[j];
+  return wrong;
+}
+
+}  // namespace
+
 void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank, int nranks,
                  std::size_t first) {
   dispatch(t, [&](auto zero) {
     using T = decltype(zero);
-    const std::size_t n = buffer.size() / sizeof(T);
-    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, input_value(op, rank, first + i, nranks));
+    const auto value = [&](std::size_t i) { return input_value(op, rank, i, nranks); };
+    fill_periodic<T>(buffer, one_period<T>(input_period(op, nranks), first, value));
     return 0;
   });
 }
@@ -158,8 +193,7 @@ void fill_inputs(std::span<std::byte> buffer, DataType t, ReduceOp op, int rank,
 void fill_poison(std::span<std::byte> buffer, DataType t, double poison) {
   dispatch(t, [&](auto zero) {
     using T = decltype(zero);
-    const std::size_t n = buffer.size() / sizeof(T);
-    for (std::size_t i = 0; i < n; ++i) store<T>(buffer, i, poison);
+    fill_periodic<T>(buffer, std::vector<T>{as_type<T>(poison)});
     return 0;
   });
 }
@@ -177,15 +211,21 @@ std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std
   });
 }
 
+std::int64_t count_reduced_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first,
+                                      ReduceOp op, int nranks) {
+  return dispatch(t, [&](auto zero) {
+    using T = decltype(zero);
+    const auto value = [&](std::size_t i) { return pattern::reduced_value(op, i, nranks); };
+    return count_periodic<T>(buffer, one_period<T>(8, first, value));
+  });
+}
+
 std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank,
                                     int nranks, std::size_t first) {
   return dispatch(t, [&](auto zero) {
     using T = decltype(zero);
-    const std::size_t n = buffer.size() / sizeof(T);
-    std::int64_t wrong = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (load<T>(buffer, i) != as_type<T>(input_value(op, rank, first + i, nranks))) ++wrong;
-    return wrong;
+    const auto value = [&](std::size_t i) { return input_value(op, rank, i, nranks); };
+    return count_periodic<T>(buffer, one_period<T>(input_period(op, nranks), first, value));
   });
 }
 

@@ -38,6 +38,11 @@ std::int64_t count_mismatches(std::span<const std::byte> buffer, DataType t, std
                               double (*expected)(ReduceOp, std::size_t, int, DataType), ReduceOp op,
                               int nranks);
 
+// count_mismatches with reduced_value, from one period of the pattern (the data check's own: a
+// compare per element).
+std::int64_t count_reduced_mismatches(std::span<const std::byte> buffer, DataType t, std::size_t first_index,
+                                      ReduceOp op, int nranks);
+
 // Counts elements that differ from input_value(op, rank, first_index + i) (gathers, broadcast).
 std::int64_t count_input_mismatches(std::span<const std::byte> buffer, DataType t, ReduceOp op, int rank,
                                     int nranks, std::size_t first_index = 0);

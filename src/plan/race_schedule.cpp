@@ -43,6 +43,7 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   // (one that stops on its noise target before its max time) also costs about f of its full cost.
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
   rule.min_samples = round_least_samples(full.min_samples, race, round);
+  if (round > 0) rule.warmup_iterations = std::min(full.warmup_iterations, kRepeatedCaseWarmup);
   if (full.fixed_iterations)
     rule.fixed_iterations = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
@@ -53,6 +54,7 @@ StoppingRule remeasure_rule(const StoppingRule& full) {
   StoppingRule rule =
       round_rule(full, RaceOptions{.enabled = true, .rounds = 1, .first_fraction = kRemeasureFraction}, 0);
   rule.min_samples = std::min(full.min_samples, kLeastRemeasureSamples);
+  rule.warmup_iterations = std::min(full.warmup_iterations, kRepeatedCaseWarmup);
   return rule;
 }
 

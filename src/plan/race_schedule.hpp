@@ -17,6 +17,14 @@ inline constexpr std::size_t kLeastRoundSamples = 5;
 // samples of every round are pooled for the race's decisions).
 inline constexpr std::size_t kLeastLaterRoundSamples = 3;
 
+// The warm-up of a case that its setting has already run (a later racing round, a re-measure
+// round): the calls before its first timed one, at most this many (the sweep's -w where it asks
+// fewer). The setting's communicator made its connections when it first ran the case; what a
+// call brings back is its buffers in cache. Profiled on the 2-core VM (docs/racing.md), -w's 5
+// calls were a fifth of a raced command's time in its later rounds and re-measure (at 4 MiB a
+// call takes milliseconds). The replay's later rounds do the same (one warm-up step).
+inline constexpr std::size_t kRepeatedCaseWarmup = 1;
+
 // The least samples of round `round`'s case, for a full rule asking `full`. Round 0's are those
 // of a case sampled for its fraction (sqrt(f) of the full rule's: the interval's width follows
 // 1 / sqrt of the samples; at least kLeastRoundSamples). A later round's case is pooled with the
@@ -30,7 +38,8 @@ double round_fraction(const RaceOptions& race, std::size_t round);
 
 // The stopping rule of one round: the times (or fixed iterations) scaled by f = round_fraction,
 // the noise target widened by 1 / sqrt(f) (so that a case which stops on its noise target also
-// takes about f of its samples), the least samples of round_least_samples, the warm-up as it is.
+// takes about f of its samples), the least samples of round_least_samples; the warm-up as it is
+// in round 0, at most kRepeatedCaseWarmup after it.
 StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round);
 
 // The finalists' re-measure samples each case of a round for this share of a full case: its rounds
@@ -44,7 +53,8 @@ inline constexpr double kRemeasureFraction = 0.125;
 inline constexpr std::size_t kLeastRemeasureSamples = 3;
 
 // The stopping rule of one round of the re-measure: round_rule's scaling at kRemeasureFraction,
-// the least samples kLeastRemeasureSamples.
+// the least samples kLeastRemeasureSamples, the warm-up at most kRepeatedCaseWarmup (the sweep
+// ran every finalist's case under its setting).
 StoppingRule remeasure_rule(const StoppingRule& full);
 
 // The fractions of every round added up: a survivor's sampling over the whole race, relative to

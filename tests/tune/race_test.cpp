@@ -132,6 +132,20 @@ TEST(RaceSchedule, AReMeasureRoundSamplesAQuarterAndTakesThreeLeastSamples) {
   EXPECT_EQ(remeasure_rule(full).min_samples, 2u);
 }
 
+TEST(RaceSchedule, ACaseRunAgainWarmsUpWithOneCall) {
+  RaceOptions race;
+  race.enabled = true;
+  StoppingRule full;
+  full.warmup_iterations = 5;
+  EXPECT_EQ(round_rule(full, race, 0).warmup_iterations, 5u);  // the setting's first run of the case
+  EXPECT_EQ(round_rule(full, race, 1).warmup_iterations, 1u);
+  EXPECT_EQ(round_rule(full, race, 2).warmup_iterations, 1u);
+  EXPECT_EQ(remeasure_rule(full).warmup_iterations, 1u);
+  full.warmup_iterations = 0;  // -w 0 stays 0
+  EXPECT_EQ(round_rule(full, race, 2).warmup_iterations, 0u);
+  EXPECT_EQ(remeasure_rule(full).warmup_iterations, 0u);
+}
+
 TEST(RaceSchedule, FixedIterationsScaleWithTheRound) {
   RaceOptions race;
   race.enabled = true;

@@ -56,6 +56,30 @@ TEST(DataPattern, CorruptedElementsAreCounted) {
   EXPECT_EQ(count_mismatches(data, DataType::Float64, 0, reduced_value, ReduceOp::Sum, 4), 2);
 }
 
+// The check works from one period of the pattern; it counts what the element-by-element
+// definition counts, from any first index (a rank's share of a gather starts mid-period).
+TEST(DataPattern, TheCheckFromOnePeriodCountsWhatTheDefinitionCounts) {
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min})
+    for (int n : {1, 3, 8, 13})
+      for (std::size_t first : {0, 5, 11}) {
+        auto data = simulated_allreduce<std::int32_t>(DataType::Int32, op, n, 100);
+        for (std::size_t i : {3, 17, 64}) data[i * sizeof(std::int32_t)] ^= std::byte{0x40};
+        EXPECT_EQ(count_reduced_mismatches(data, DataType::Int32, first, op, n),
+                  count_mismatches(data, DataType::Int32, first, reduced_value, op, n))
+            << name_of(op) << " n=" << n << " first=" << first;
+        std::vector<std::byte> in(37 * sizeof(double));
+        fill_inputs(in, DataType::Float64, op, n - 1, n, first);
+        for (std::size_t i = 0; i < 37; ++i) {
+          double v = 0;
+          std::memcpy(&v, in.data() + i * sizeof(double), sizeof v);
+          ASSERT_EQ(v, input_value(op, n - 1, first + i, n)) << name_of(op) << " n=" << n << " i=" << i;
+        }
+        EXPECT_EQ(count_input_mismatches(in, DataType::Float64, op, n - 1, n, first), 0);
+        if (op != ReduceOp::Prod)  // one element off: every value differs from its neighbour's
+          EXPECT_EQ(count_input_mismatches(in, DataType::Float64, op, n - 1, n, first + 1), 37);
+      }
+}
+
 TEST(DataPattern, RanksContributeDifferentValues) {
   EXPECT_NE(input_value(ReduceOp::Sum, 0, 0, 4), input_value(ReduceOp::Sum, 1, 0, 4));
   EXPECT_DOUBLE_EQ(reduced_value(ReduceOp::Prod, 5, 4, DataType::Float32), 2.0);  // exactly one rank gives 2

@@ -9,22 +9,31 @@ namespace {
 
 std::int64_t count_span_mismatches(std::span<const std::byte> data, DataType t, ReduceOp op, int nranks,
                                    const DataSpan& span) {
-  if (span.source_rank == kReduced)
-    return count_mismatches(data, t, span.first_index, reduced_value, op, nranks);
+  if (span.source_rank == kReduced) return count_reduced_mismatches(data, t, span.first_index, op, nranks);
   return count_input_mismatches(data, t, op, span.source_rank, nranks, span.first_index);
 }
 
 }  // namespace
 
-HostCollective::HostCollective(const Case& c, MPI_Comm comm) : case_(c), comm_(comm) {
-  MPI_Comm_rank(comm, &rank_);
-  MPI_Comm_size(comm, &nranks_);
+HostCollective::HostCollective(const Case& c, MPI_Comm comm)
+    : case_(c), comm_(comm), own_(std::make_unique<HostBuffers>()) {
+  take_buffers(*own_);
+}
+
+HostCollective::HostCollective(const Case& c, MPI_Comm comm, HostBuffers& buffers) : case_(c), comm_(comm) {
+  take_buffers(buffers);
+}
+
+void HostCollective::take_buffers(HostBuffers& buffers) {
+  const Case& c = case_;
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &nranks_);
   counts_ = buffer_counts(c.collective, c.bytes, c.dtype, nranks_);
   in_place_offsets_ = mpi_in_place_offsets(c.collective, rank_, counts_.count);
   element_size_ = size_of(c.dtype);
   to_mpi(c.dtype);  // rejects types MPI cannot carry before any buffer is allocated
-  send_.resize(send_buffer_elements(counts_, c.placement) * element_size_);
-  recv_.resize(recv_buffer_elements(counts_, c.placement) * element_size_);
+  send_ = buffers.send(send_buffer_elements(counts_, c.placement) * element_size_);
+  recv_ = buffers.recv(recv_buffer_elements(counts_, c.placement) * element_size_);
 }
 
 std::byte* HostCollective::input() {

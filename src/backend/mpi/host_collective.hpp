@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "backend/mpi/host_buffers.hpp"
 #include "core/check_layout.hpp"
 #include "core/collective_traits.hpp"
 #include "plan/plan.hpp"
@@ -16,13 +18,17 @@ namespace commtune {
 
 class HostCollective {
  public:
+  // Buffers of its own (the replay keeps one per distinct call of a step, all alive at once).
   HostCollective(const Case& c, MPI_Comm comm);
+  // Buffers taken from `buffers`, shared with the cases before and after it (one at a time).
+  HostCollective(const Case& c, MPI_Comm comm, HostBuffers& buffers);
   // One collective call; throws BackendError with MPI's error text.
   void run();
   // Fills deterministic inputs, runs once, returns this rank's mismatching elements.
   std::int64_t run_and_check();
 
  private:
+  void take_buffers(HostBuffers& buffers);  // sizes the case's buffers from `buffers`
   void fill_for_check();
   std::int64_t count_wrong();
   bool in_place() const { return case_.placement == Placement::InPlace; }
@@ -32,12 +38,13 @@ class HostCollective {
 
   Case case_;
   MPI_Comm comm_;
+  std::unique_ptr<HostBuffers> own_;  // the first constructor's buffers
   int rank_ = 0, nranks_ = 1;
   BufferCounts counts_;
   InPlaceOffsets in_place_offsets_;
   std::size_t element_size_;
-  std::vector<std::byte> send_;  // empty in place
-  std::vector<std::byte> recv_;  // in place, the rank's one buffer
+  std::span<std::byte> send_;  // empty in place
+  std::span<std::byte> recv_;  // in place, the rank's one buffer
 };
 
 }  // namespace commtune

@@ -23,8 +23,13 @@ namespace {
 
 class MpiSettingSession : public SettingSession {
  public:
-  MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups, double contend)
-      : measured_(measured), control_(control), groups_(std::move(groups)), contend_(contend) {
+  MpiSettingSession(MPI_Comm measured, MPI_Comm control, std::vector<GroupComm> groups, double contend,
+                    std::shared_ptr<HostBuffers> buffers)
+      : measured_(measured),
+        control_(control),
+        groups_(std::move(groups)),
+        contend_(contend),
+        buffers_(std::move(buffers)) {
     MPI_Comm_size(measured_, &nranks_);
     clock_cost_s_ = mpi_clock_cost_s(control_);
   }
@@ -37,7 +42,7 @@ class MpiSettingSession : public SettingSession {
     std::optional<CpuContender> load;  // --contend: the load runs while the case is measured
     if (options.contend > 0) load.emplace(options.contend);
     const GroupComm* group = group_of(c.group);
-    HostCollective collective(c, group ? group->comm : measured_);
+    HostCollective collective(c, group ? group->comm : measured_, *buffers_);
     std::int64_t wrong = -1;
     if (options.check) {
       wrong = collective.run_and_check();
@@ -80,6 +85,7 @@ class MpiSettingSession : public SettingSession {
   MPI_Comm control_;
   std::vector<GroupComm> groups_;
   double contend_ = 0;  // --contend of the sweep or replay that opened the setting (its replays' load)
+  std::shared_ptr<HostBuffers> buffers_;  // the backend's, shared by its sessions
   int nranks_ = 1;
   double clock_cost_s_ = 0;  // mpi_clock_cost_s: short calls are timed in blocks
 };
@@ -192,7 +198,8 @@ std::unique_ptr<SettingSession> MpiBackend::open(const Setting& setting, const S
   restore_knobs(previous);
   if (code != MPI_SUCCESS) throw SettingError("MPI_Comm_dup failed: " + mpi_error_text(code));
   MPI_Comm_set_errhandler(measured, MPI_ERRORS_RETURN);
-  return std::make_unique<MpiSettingSession>(measured, control_, std::move(groups), options.contend);
+  return std::make_unique<MpiSettingSession>(measured, control_, std::move(groups), options.contend,
+                                             buffers_);
 }
 
 }  // namespace commtune

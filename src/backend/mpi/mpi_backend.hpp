@@ -4,9 +4,11 @@
 // MPI_Comm_dup, so the duplicate communicator carries them; they are restored right after.
 #include <mpi.h>
 
+#include <memory>
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/mpi/host_buffers.hpp"
 #include "backend/mpi/mpi_environment.hpp"
 
 namespace commtune {
@@ -26,6 +28,9 @@ class MpiBackend : public Backend {
   const MpiEnvironment& environment_;
   MPI_Comm control_;
   std::vector<int> nodes_;  // the node of every rank (control/mpi_control_plane), found once
+  // Every session's cases run in these, one case at a time (sessions stay open across racing
+  // rounds, but only one runs a case at once): allocated at the largest case, kept.
+  std::shared_ptr<HostBuffers> buffers_ = std::make_shared<HostBuffers>();
 };
 
 }  // namespace commtune
