@@ -14,8 +14,12 @@
 # (time_us.mean in the results file); each figure printed is the median of a size's runs.
 # Semantics still differ: OSU times each call between barriers and averages over iterations and
 # ranks; commtune times back-to-back calls and takes each iteration's slowest rank.
+# BARE=1 adds a third figure per size: scripts/bare-allreduce.cpp (built here with mpicxx), a bare
+# loop of back-to-back calls timed as commtune times them (each iteration's slowest rank, their
+# mean) with nothing of commtune around it, run in the same alternation. commtune / bare is then
+# what the harness costs; bare / OSU what the method differs by.
 # Environment: COMMTUNE (default build/commtune), COMMTUNE_ARGS (more sweep flags), BENCH_OUT (a
-# folder that keeps every OSU output and results file; default a temporary one).
+# folder that keeps every OSU output and results file; default a temporary one), BARE.
 # Exit: 0 done, 1 a run failed or measured nothing, 2 bad input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +38,13 @@ if [ -n "${BENCH_OUT:-}" ]; then
 else
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
+fi
+
+bare=()
+if [ "${BARE:-0}" = 1 ]; then
+  command -v mpicxx > /dev/null || { echo "bench: BARE=1 needs mpicxx (Open MPI's compiler wrapper)" >&2; exit 2; }
+  mpicxx -std=c++20 -O2 -o "$work/bare-allreduce" scripts/bare-allreduce.cpp
+  bare=("$work/bare-allreduce")
 fi
 
 # OSU 7's option list names -T (--type); OSU 5.x's does not.
@@ -65,13 +76,17 @@ for r in $(seq 1 "$repeats"); do
     -b "$min" -e "$max" -f 2 --placement out --setting default --no-report "${commtune_args[@]}" \
     --out "$work/commtune.$r.json" > "$work/commtune.$r.txt" 2> "$work/commtune.$r.err" ||
     { cat "$work/commtune.$r.err" >&2; echo "bench: the commtune sweep failed" >&2; exit 1; }
+  if [ ${#bare[@]} -gt 0 ]; then  # with Open MPI's dynamic rules on, as commtune runs
+    OMPI_MCA_coll_tuned_use_dynamic_rules=1 bash scripts/mpirun.sh -np "$ranks" "${bare[@]}" "$min" "$max" \
+      > "$work/bare.$r.txt" 2> "$work/bare.$r.err" || { cat "$work/bare.$r.err" >&2; echo "bench: the bare loop failed" >&2; exit 1; }
+  fi
 done
 
-python3 - "$work" "$repeats" "$ranks" "${type_flag[*]:-}" <<'PY'
+python3 - "$work" "$repeats" "$ranks" "${type_flag[*]:-}" "${#bare[@]}" <<'PY'
 import json, math, statistics, sys
 
-work, repeats, ranks, type_flag = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-osu, ours, header = {}, {}, ""
+work, repeats, ranks, type_flag, with_bare = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] != "0"
+osu, ours, bare, header = {}, {}, {}, ""
 for r in range(1, repeats + 1):
     for line in open(f"{work}/osu.{r}.txt"):
         words = line.split()
@@ -82,22 +97,37 @@ for r in range(1, repeats + 1):
     for case in json.load(open(f"{work}/commtune.{r}.json"))["cases"]:
         if (case["setting"], case["collective"], case["placement"], case["status"]) == ("default", "allreduce", "out-of-place", "ok"):
             ours.setdefault(case["bytes"], []).append(case["time_us"]["mean"])
+    if with_bare:
+        for line in open(f"{work}/bare.{r}.txt"):
+            words = line.split()
+            if len(words) == 2 and words[0].isdigit():
+                bare.setdefault(int(words[0]), []).append(float(words[1]))
 
-sizes = sorted(set(osu) & set(ours))
+sizes = sorted(set(osu) & set(ours) & (set(bare) if with_bare else set(ours)))
 if not sizes:
     sys.exit("bench: no size measured by both")
 print(f"# ranks={ranks}, repeats={repeats} (alternating), {header or 'OSU (no header line)'}, "
       f"OSU type flag: {type_flag or 'none (floats)'}; each figure the median of its runs")
-print(f"{'size(B)':>12}  {'osu avg(us)':>14}  {'commtune mean(us)':>18}  {'ratio':>8}")
-ratios = {}
+extra = f"  {'bare mean(us)':>14}  {'commtune/bare':>14}  {'bare/osu':>9}" if with_bare else ""
+print(f"{'size(B)':>12}  {'osu avg(us)':>14}  {'commtune mean(us)':>18}  {'ratio':>8}{extra}")
+ratios, harness = {}, {}
 for size in sizes:
     o, c = statistics.median(osu[size]), statistics.median(ours[size])
     ratios[size] = c / o
-    print(f"{size:>12}  {o:>14.2f}  {c:>18.2f}  {ratios[size]:>8.3f}")
-one_side = sorted(set(osu) ^ set(ours))
+    row = f"{size:>12}  {o:>14.2f}  {c:>18.2f}  {ratios[size]:>8.3f}"
+    if with_bare:
+        b = statistics.median(bare[size])
+        harness[size] = c / b
+        row += f"  {b:>14.2f}  {harness[size]:>14.3f}  {b / o:>9.3f}"
+    print(row)
+one_side = sorted((set(osu) | set(ours) | set(bare)) - set(sizes))
 if one_side:
     print(f"# measured by one tool only (left out): {', '.join(map(str, one_side))}")
 geomean = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
 worst = max(sizes, key=lambda s: abs(math.log(ratios[s])))
+if with_bare:
+    hgeo = math.exp(sum(math.log(x) for x in harness.values()) / len(harness))
+    hworst = max(sizes, key=lambda s: abs(math.log(harness[s])))
+    print(f"# commtune / bare loop: geometric mean {hgeo:.3f}; worst size {hworst} B: {harness[hworst]:.3f}")
 print(f"# {len(sizes)} sizes; geometric-mean ratio {geomean:.3f}; worst size {worst} B: ratio {ratios[worst]:.3f}")
 PY

@@ -5,6 +5,9 @@
 #   v7:     OSU 7.x: its --help names -T; the bench passes -T mpi_float.
 #   liar:   a --help that names -T, and a binary that refuses it: the bench falls back to no -T.
 #   broken: an OSU that prints no sizes: exit 1.
+#   bare:   BARE=1 against the v7 stand-in: the bare loop (scripts/bare-allreduce.cpp, built with
+#           mpicxx) runs in the alternation; its column is the median of its kept outputs, and
+#           commtune / bare and bare / OSU recompute.
 # Each stand-in prints nothing but data the test knows: size s's average latency in run r is
 # (s / 8 + 1) x [1, 3, 2][r - 1] us. The table is then checked against those and the results files
 # the bench keeps (BENCH_OUT): per size OSU's median, commtune's median of time_us.mean, their
@@ -52,11 +55,39 @@ SH
   chmod +x "$1/osu_allreduce"
 }
 
-run_bench() {  # FLAVOUR REPEATS: the bench against that stand-in; its exit code in $rc
-  fake_osu "$work/$1" "$1"
+run_bench() {  # FLAVOUR REPEATS [DIR]: the bench against that stand-in (in DIR, default FLAVOUR); exit code in $rc
+  local dir=${3:-$1}
+  fake_osu "$work/$dir" "$1"
   rc=0
-  BENCH_OUT=$work/$1/out COMMTUNE=$commtune COMMTUNE_ARGS="--min-time 0 --max-time 0.02" \
-    bash "$bench" "$work/$1/osu_allreduce" 2 8 64 "$2" > "$work/$1/table.txt" 2> "$work/$1/err.txt" || rc=$?
+  BENCH_OUT=$work/$dir/out COMMTUNE=$commtune COMMTUNE_ARGS="--min-time 0 --max-time 0.02" \
+    bash "$bench" "$work/$dir/osu_allreduce" 2 8 64 "$2" > "$work/$dir/table.txt" 2> "$work/$dir/err.txt" || rc=$?
+}
+
+check_bare() {  # DIR REPEATS: the bare loop's columns against its kept outputs and the other two columns
+  python3 - "$work/$1" "$2" <<'PY' || { fail "$1: the bare columns"; sed 's/^/    /' "$work/$1/table.txt" >&2; }
+import json, math, statistics, sys
+folder, repeats = sys.argv[1], int(sys.argv[2])
+lines = open(f"{folder}/table.txt").read().splitlines()
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert [int(r[0]) for r in rows] == [8, 16, 32, 64] and all(len(r) == 7 for r in rows), rows
+harness = {}
+for size, osu, _, _, bare, per_bare, bare_per_osu in ((int(r[0]), *map(float, r[1:])) for r in rows):
+    runs, means = [], []
+    for run in range(1, repeats + 1):
+        runs += [float(l.split()[1]) for l in open(f"{folder}/out/bare.{run}.txt") if l.split()[0] == str(size)]
+        cases = json.load(open(f"{folder}/out/commtune.{run}.json"))["cases"]
+        means += [c["time_us"]["mean"] for c in cases if c["bytes"] == size and c["setting"] == "default"]
+    assert len(runs) == repeats and all(x > 0 for x in runs), (size, runs)
+    want = statistics.median(runs)
+    assert abs(bare - want) <= 0.005 + 1e-9 * want, (size, bare, want)
+    harness[size] = statistics.median(means) / want
+    assert abs(per_bare - harness[size]) <= 0.002 + 1e-3 * harness[size], (size, per_bare, harness[size])
+    assert abs(bare_per_osu - want / osu) <= 0.002 + 1e-3 * want / osu, (size, bare_per_osu, want / osu)
+summary = [l for l in lines if l.startswith("# commtune / bare loop: ")]
+assert len(summary) == 1, lines
+geomean = math.exp(sum(map(math.log, harness.values())) / len(harness))
+assert abs(float(summary[0].split()[7].rstrip(";")) - geomean) <= 0.002 + 1e-3 * geomean, (summary, geomean)
+PY
 }
 
 check_table() {  # FLAVOUR REPEATS: the table against the stand-in's figures and the kept results files
@@ -106,6 +137,14 @@ run_bench liar 1
 check_table liar 1
 [ "$(calls_with_T liar)" = 1 ] && [ "$(calls_without_T liar)" = 1 ] || fail "liar: want one refused run with -T, then one without: $(cat "$work/liar/calls.txt")"
 grep -q -- '-T' "$work/liar/err.txt" || fail "liar: the fallback is not named on stderr"
+
+if command -v mpicxx > /dev/null; then
+  BARE=1 run_bench v7 2 bare
+  [ "$rc" = 0 ] || { fail "bare: exit $rc"; cat "$work/bare/err.txt" >&2; }
+  check_bare bare 2
+else
+  echo "bench-overhead: BARE=1 not checked: no mpicxx here" >&2
+fi
 
 run_bench broken 1
 [ "$rc" = 1 ] || fail "broken: want exit 1, got $rc"
