@@ -5,7 +5,8 @@
 // commtune's time_us.mean is for calls timed one by one. What commtune's figure adds to this one
 // is its harness (sampling, statistics, bookkeeping between batches); what this one differs from
 // OSU by is the method (back-to-back calls against calls each timed alone, averaged over ranks).
-// Built by the bench with mpicxx; not part of commtune.
+// Its buffers start on a page, as OSU's and commtune's do (a receive buffer off the 64-byte line
+// makes Open MPI's copies into it slower). Built by the bench with mpicxx; not part of commtune.
 //
 // Usage: bare-allreduce MIN_BYTES MAX_BYTES [ITERATIONS=1000] [WARMUP=100]
 // Prints "SIZE MEAN_US" per size (doubling from MIN_BYTES) on rank 0. Exit 2 on bad arguments.
@@ -13,7 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <string>
+#include <span>
 #include <vector>
 
 namespace {
@@ -32,15 +33,21 @@ double mean_of_slowest(std::vector<double>& intervals) {
   return sum / static_cast<double>(intervals.size());
 }
 
-double time_size(std::vector<float>& send, std::vector<float>& recv, int count, long long iterations,
-                 long long warmup) {
-  for (long long i = 0; i < warmup; ++i)
-    MPI_Allreduce(send.data(), recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+// `elements` floats on a page boundary, every one written (every page faulted in before timing).
+float* page_aligned(std::size_t elements, float value) {
+  auto* p = static_cast<float*>(std::aligned_alloc(4096, (elements * sizeof(float) + 4095) / 4096 * 4096));
+  if (p == nullptr) std::abort();
+  for (float& x : std::span<float>(p, elements)) x = value;
+  return p;
+}
+
+double time_size(float* send, float* recv, int count, long long iterations, long long warmup) {
+  for (long long i = 0; i < warmup; ++i) MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   std::vector<double> intervals(static_cast<std::size_t>(iterations));
   MPI_Barrier(MPI_COMM_WORLD);
   double previous = MPI_Wtime();
   for (double& d : intervals) {
-    MPI_Allreduce(send.data(), recv.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     const double now = MPI_Wtime();
     d = now - previous;
     previous = now;
@@ -66,11 +73,14 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const auto elements = static_cast<std::size_t>(max_bytes / 4);
-  std::vector<float> send(elements, 1.0f), recv(elements, 0.0f);  // every page written
+  float* send = page_aligned(elements, 1.0f);
+  float* recv = page_aligned(elements, 0.0f);
   for (long long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
     const double mean_s = time_size(send, recv, static_cast<int>(bytes / 4), iterations, warmup);
     if (rank == 0) std::printf("%lld %.3f\n", bytes, mean_s * 1e6);
   }
+  std::free(send);
+  std::free(recv);
   MPI_Finalize();
   return 0;
 }

@@ -1,14 +1,24 @@
 #include "backend/mpi/host_buffers.hpp"
 
+#include <cstring>
+#include <new>
+
 namespace commtune {
 
-std::span<std::byte> HostBuffers::grown(std::vector<std::byte>& buffer, std::size_t bytes) {
-  if (buffer.size() < bytes) {
-    buffer.clear();  // nothing to keep: a reallocation would copy the old contents for nothing
-    buffer.shrink_to_fit();
-    buffer.resize(bytes);
+void HostBuffers::AlignedFree::operator()(std::byte* p) const {
+  ::operator delete[](p, std::align_val_t{kAlignment});
+}
+
+std::span<std::byte> HostBuffers::Buffer::grown(std::size_t bytes) {
+  if (size_ < bytes) {
+    data_.reset();  // nothing to keep, and the old block is freed before the new one is taken
+    size_ = 0;
+    auto* fresh = static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kAlignment}));
+    std::memset(fresh, 0, bytes);
+    data_.reset(fresh);
+    size_ = bytes;
   }
-  return {buffer.data(), bytes};
+  return {data_.get(), bytes};
 }
 
 }  // namespace commtune
