@@ -41,6 +41,7 @@ else
 fi
 
 bare=()
+case ${BARE:-0} in 0 | 1) ;; *) echo "bench: BARE must be 0 or 1, got '$BARE'" >&2; exit 2 ;; esac
 if [ "${BARE:-0}" = 1 ]; then
   command -v mpicxx > /dev/null || { echo "bench: BARE=1 needs mpicxx (Open MPI's compiler wrapper)" >&2; exit 2; }
   mpicxx -std=c++20 -O2 -o "$work/bare-allreduce" scripts/bare-allreduce.cpp
@@ -103,7 +104,7 @@ for r in range(1, repeats + 1):
             if len(words) == 2 and words[0].isdigit():
                 bare.setdefault(int(words[0]), []).append(float(words[1]))
 
-sizes = sorted(set(osu) & set(ours) & (set(bare) if with_bare else set(ours)))
+sizes = sorted(set(osu) & set(ours) & set(bare)) if with_bare else sorted(set(osu) & set(ours))
 if not sizes:
     sys.exit("bench: no size measured by both")
 print(f"# ranks={ranks}, repeats={repeats} (alternating), {header or 'OSU (no header line)'}, "
@@ -123,11 +124,13 @@ for size in sizes:
 one_side = sorted((set(osu) | set(ours) | set(bare)) - set(sizes))
 if one_side:
     print(f"# measured by one tool only (left out): {', '.join(map(str, one_side))}")
-geomean = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
-worst = max(sizes, key=lambda s: abs(math.log(ratios[s])))
+def geomean_and_worst(by_size):  # the geometric mean of per-size ratios, and the size farthest from 1
+    return (math.exp(sum(math.log(x) for x in by_size.values()) / len(by_size)),
+            max(by_size, key=lambda s: abs(math.log(by_size[s]))))
+
+geomean, worst = geomean_and_worst(ratios)
 if with_bare:
-    hgeo = math.exp(sum(math.log(x) for x in harness.values()) / len(harness))
-    hworst = max(sizes, key=lambda s: abs(math.log(harness[s])))
+    hgeo, hworst = geomean_and_worst(harness)
     print(f"# commtune / bare loop: geometric mean {hgeo:.3f}; worst size {hworst} B: {harness[hworst]:.3f}")
 print(f"# {len(sizes)} sizes; geometric-mean ratio {geomean:.3f}; worst size {worst} B: ratio {ratios[worst]:.3f}")
 PY
