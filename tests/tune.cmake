@@ -19,6 +19,7 @@ target_sources(tune_unit_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tune/repeat_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/nccl_tests_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/race_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tune/race_rounds_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/confirm_pruning_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tune/decision_agreement_test.cpp
 )

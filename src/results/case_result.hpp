@@ -80,6 +80,10 @@ struct CaseResult {
   // order, the rounds measured side by side; the tuner's paired rule compares them round by round
   // (measure/decision's paired_clearly_faster). In memory only, never written.
   std::vector<double> round_medians_us;
+  // A raced sweep (sweep/raced_sweep): each racing round's median, in round order, from round 0
+  // for as long as its rounds ran side by side. The finalists' re-measure counts them as its first
+  // rounds (sweep/race_rounds). In memory only, never written.
+  std::vector<double> race_round_medians_us;
   std::optional<RacedOut> raced_out;  // racing: dropped here before the end of the race
 
   bool raced_out_here() const { return raced_out.has_value(); }

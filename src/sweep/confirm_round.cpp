@@ -73,13 +73,23 @@ std::size_t finalist_count(const std::vector<Finalists>& finalists) {
   return n;
 }
 
-// After a round: the finalists that can still be confirmed (decided on rank 0, sent to all).
-std::vector<Finalists> prune(const SweepRun& ctx, const std::vector<Finalists>& finalists,
-                             const std::vector<CaseResult>& measured, std::size_t rounds) {
-  const bool root = ctx.control.rank() == 0;
-  return broadcast_value(ctx.control, root ? confirmable_finalists(finalists, fold_rounds(measured), rounds,
-                                                                   ctx.plan.options.decision)
-                                           : std::vector<Finalists>{});
+// The finalists still to measure after `ran` rounds of the re-measure (decided on rank 0, sent
+// to all): at sizes whose rounds (the race's counted ones and these) are not all done, those that
+// can still be confirmed. `done`: finalists whose rounds were all done, added up (rank 0).
+std::vector<Finalists> next_finalists(const SweepRun& ctx, const std::vector<Finalists>& finalists,
+                                      const std::vector<CaseResult>& measured, std::size_t rounds,
+                                      const RaceRounds& race, std::size_t ran, std::size_t& done) {
+  if (ctx.control.rank() != 0) return broadcast_value(ctx.control, std::vector<Finalists>{});
+  std::vector<Finalists> open;
+  for (const Finalists& f : finalists) {
+    const auto counted = race.counted.find(f.key);
+    if ((counted == race.counted.end() ? 0 : counted->second) + ran < rounds)
+      open.push_back(f);
+    else
+      done += f.settings.size();
+  }
+  return broadcast_value(
+      ctx.control, confirmable_finalists(open, fold_rounds(measured), rounds, ctx.plan.options.decision));
 }
 
 // --budget: whether a round fits in what is left of the whole budget, judged by the cost model
@@ -175,13 +185,15 @@ std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases) 
 }
 
 Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>& finalists,
-                               std::size_t rounds) {
+                               std::size_t rounds, const RaceRounds& race) {
   std::vector<Finalists> shared = broadcast_value(ctx.control, finalists);
   Confirmation out;
   if (shared.empty() || rounds == 0) return out;
   const std::size_t started = finalist_count(shared);
   std::vector<std::string> order = involved_settings(shared);
-  std::vector<CaseResult> measured;
+  std::vector<CaseResult> measured = race.cases;  // the race's rounds first, in round order
+  std::size_t done = 0;
+  shared = next_finalists(ctx, shared, measured, rounds, race, 0, done);  // a race round may refute
   CaseCollector collector(measured);
   RoundPace pace(ctx);
   SessionCache own(ctx.backend.cost_model().sessions_kept);  // when the sweep kept none open
@@ -196,9 +208,9 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
     if (!summary.complete) return Confirmation{};
     ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());
-    if (r + 1 < rounds) shared = prune(ctx, shared, measured, rounds);
+    shared = next_finalists(ctx, shared, measured, rounds, race, r + 1, done);
   }
-  const std::size_t stopped = started - finalist_count(shared);
+  const std::size_t stopped = started - finalist_count(shared) - done;
   if (ctx.control.rank() == 0 && stopped > 0 && out.budget_note.empty())
     std::cerr << ("commtune: re-measure: " + std::to_string(stopped) + " of " + std::to_string(started) +
                   " finalist(s) measured no more once one of their rounds was not the margin below the "

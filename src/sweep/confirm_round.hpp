@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "results/results_document.hpp"
+#include "sweep/race_rounds.hpp"
 #include "sweep/sweep_run.hpp"
 #include "tune/tuner.hpp"
 
@@ -31,9 +32,11 @@ struct Confirmation {
 
 // Every rank calls it in step; `finalists` is read on rank 0 only and sent to the others. With
 // --budget a round starts only if its estimate (the cost model's, scaled by how the rounds so far
-// compared with theirs) ends within the whole budget, as every rank agrees.
+// compared with theirs) ends within the whole budget, as every rank agrees. `race` (rank 0's; empty
+// elsewhere and after an exhaustive sweep): the race's rounds counted as the first ones at its
+// sizes, which then run that many rounds fewer.
 Confirmation run_confirm_round(const SweepRun& sweep, const std::vector<Finalists>& finalists,
-                               std::size_t rounds);
+                               std::size_t rounds, const RaceRounds& race = {});
 
 // The rounds' cases folded into one case per (setting, collective, size, placement).
 std::vector<CaseResult> fold_rounds(const std::vector<CaseResult>& round_cases);

@@ -8,7 +8,7 @@
 #include "plan/duration.hpp"
 #include "plan/race_order.hpp"
 #include "plan/race_schedule.hpp"
-#include "results/run_pool.hpp"
+#include "sweep/race_rounds.hpp"
 #include "sweep/session_cache.hpp"
 #include "sweep/sweep_runner.hpp"
 #include "tune/race.hpp"
@@ -16,20 +16,6 @@
 
 namespace commtune {
 namespace {
-
-// A case's rounds as one case: the samples pooled; the first round that did not measure ok decides.
-CaseResult pool_rounds(const std::vector<CaseResult>& rounds) {
-  for (std::size_t i = 0; i < rounds.size(); ++i)
-    if (rounds[i].status != CaseStatus::Ok) {
-      CaseResult bad = rounds[i];
-      bad.reason = "racing round " + std::to_string(i + 1) + ": " + bad.reason;
-      return bad;
-    }
-  CaseResult out = pool_runs(rounds, rounds.size());
-  out.run_medians_us.clear();  // rounds are not runs: compare's between-run spread does not apply
-  out.run_nccl_tests_us.clear();
-  return out;
-}
 
 // Shows each round's cases and keeps them, by plan case index, for pooling.
 class RoundSink : public ResultSink {
@@ -67,6 +53,8 @@ class Race {
     if (run_.budget) estimated_done_s_ += round_estimate(round);
     std::vector<Plan> plans{round_plan(round, false)};
     if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
+    side_by_side_.resize(round + 1);
+    side_by_side_[round] = runs_side_by_side(plans.back());
     Plan judged = plans.back();
     judged.cases.clear();
     for (const Plan& plan : plans) {
@@ -122,7 +110,7 @@ class Race {
   // After an interrupt: every case measured so far, pooled, unmarked.
   void pass_on_unfinished() {
     for (const Case& c : run_.plan.cases)
-      if (!final_.count(c.index) && rounds_.count(c.index)) emit(pool_rounds(rounds_[c.index]));
+      if (!final_.count(c.index) && rounds_.count(c.index)) emit(pooled_case(c));
   }
 
   const RunSummary& summary() const { return summary_; }
@@ -160,16 +148,27 @@ class Race {
   Plan round_plan(std::size_t round, bool alone) const {
     Plan plan = round_cases(round, alone);
     if (alone) return plan;
-    const std::size_t kept = run_.sessions ? run_.sessions->capacity() : 0;
-    order_round(plan.cases, round, side_by_side_fits(plan.cases, kept));
+    order_round(plan.cases, round, runs_side_by_side(plan));
     return plan;
+  }
+
+  bool runs_side_by_side(const Plan& round) const {
+    return side_by_side_fits(round.cases, run_.sessions ? run_.sessions->capacity() : 0);
+  }
+
+  // A case's rounds pooled; a raced size's keep their medians while its rounds ran side by side (a
+  // size with one setting had nothing to run beside).
+  CaseResult pooled_case(const Case& c) const {
+    std::size_t beside = 0;
+    while (!uncontested(c) && beside < side_by_side_.size() && side_by_side_[beside]) ++beside;
+    return pool_race_rounds(rounds_.at(c.index), beside);
   }
 
   // The pooled cases of the settings still racing at the round's sizes.
   ResultsDocument pooled(const Plan& round) const {
     ResultsDocument doc;
     doc.settings = run_.plan.settings;
-    for (const Case& c : round.cases) doc.cases.push_back(pool_rounds(rounds_.at(c.index)));
+    for (const Case& c : round.cases) doc.cases.push_back(pooled_case(c));
     return doc;
   }
 
@@ -246,6 +245,7 @@ class Race {
   std::map<SizeKey, std::size_t> contestants_;         // (collective, size) -> settings at the start
   std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
   std::set<std::size_t> final_;
+  std::vector<bool> side_by_side_;  // round -> whether its raced cases ran side by side
   RunSummary summary_;
   double estimated_done_s_ = 0;  // --budget: the rounds run so far, as the cost model saw them
 };

@@ -35,6 +35,16 @@ std::string publish(const std::string& results_path, const ResultsDocument& swep
   return path;
 }
 
+// How many of the rounds the race's side-by-side rounds stood for, and where.
+std::string counted_note(const RaceRounds& race) {
+  if (race.counted.empty()) return "";
+  std::size_t rounds = 0;
+  for (const auto& [key, n] : race.counted) rounds += n;
+  return " (the race's own side-by-side rounds count as " + std::to_string(rounds) + " of them at " +
+         std::to_string(race.counted.size()) + " size(s), and at least " +
+         std::to_string(kFreshRemeasureRounds) + " run after the sweep at each)";
+}
+
 }  // namespace
 
 std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept,
@@ -48,12 +58,13 @@ std::string tune_after_sweep(const SweepRun& run, const ResultsDocument& swept,
   options.objective.step_origin = run.plan.options.workload_file;
   const bool root = run.control.rank() == 0;
   const std::vector<Finalists> finalists = root ? pick_finalists(swept, options) : std::vector<Finalists>{};
+  const RaceRounds race = root ? race_rounds(swept, finalists, options.confirm_rounds) : RaceRounds{};
   if (root && !finalists.empty())
     std::cerr << ("commtune: re-measuring " + std::to_string(finalists.size()) +
                   " finalist size(s) with the default, " + std::to_string(options.confirm_rounds) +
-                  " interleaved rounds\n")
+                  " interleaved rounds" + counted_note(race) + "\n")
               << std::flush;
-  const Confirmation confirmation = run_confirm_round(run, finalists, options.confirm_rounds);
+  const Confirmation confirmation = run_confirm_round(run, finalists, options.confirm_rounds, race);
   if (!root) return "";
   if (confirmation.out_of_budget()) {  // --budget: tuned on the sweep alone, and said so
     Recommendation rec = tune(swept, options);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <stdexcept>
 
 #include "control/local_control_plane.hpp"
 #include "core/errors.hpp"
@@ -430,7 +431,8 @@ struct RemeasureLog {
 
 // The finalists' re-measure under --budget, on the noisy backend: 5 rounds of 2 sizes.
 Confirmation remeasure(const std::map<std::string, double>& speed, const std::vector<std::string>& finalists,
-                       std::optional<SweepBudget> budget, std::size_t kept = 1, RemeasureLog* log = nullptr) {
+                       std::optional<SweepBudget> budget, std::size_t kept = 1, RemeasureLog* log = nullptr,
+                       const RaceRounds& race = {}) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, false);
@@ -441,7 +443,7 @@ Confirmation remeasure(const std::map<std::string, double>& speed, const std::ve
   Confirmation out = run_confirm_round(
       run,
       {{SizeKey{Collective::AllReduce, 1024}, finalists}, {SizeKey{Collective::AllReduce, 2048}, finalists}},
-      5);
+      5, race);
   if (log) *log = RemeasureLog{backend.opened, backend.measured};
   return out;
 }
@@ -485,6 +487,56 @@ TEST(Remeasure, AClearWinnerRunsEveryRoundAndATieStopsEarly) {
   EXPECT_LT(rounds_of(c, "same"), 5u);  // a round median at or above the default's: it cannot be confirmed
 }
 
+// The race's rounds at 1 KiB as RaceRounds: `medians` per setting, both placements alike.
+RaceRounds race_at_1k(const std::map<std::string, std::vector<double>>& medians) {
+  RaceRounds race;
+  for (const auto& [setting, rounds] : medians)
+    for (Placement p : {Placement::OutOfPlace, Placement::InPlace})
+      for (double us : rounds) {
+        CaseResult c = synthetic_case(setting, Collective::AllReduce, 1024, p, {us});
+        c.wrong = -1;
+        race.cases.push_back(c);
+      }
+  race.counted[SizeKey{Collective::AllReduce, 1024}] = medians.begin()->second.size();
+  return race;
+}
+
+const CaseResult& folded_at(const Confirmation& c, const std::string& setting, std::uint64_t bytes) {
+  for (const auto& r : c.cases->cases)
+    if (r.setting == setting && r.spec.bytes == bytes) return r;
+  throw std::runtime_error("no folded case of " + setting);
+}
+
+// Three race rounds counted at 1 KiB: it runs 2 rounds of its own, 2 KiB all 5; each size's
+// folded cases hold 5 round medians, the race's first.
+TEST(Remeasure, TheRaceRoundsCountedAtASizeAreRoundsItDoesNotRun) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
+  RemeasureLog log;
+  const Confirmation c = remeasure(speed, {"faster"}, std::nullopt, 64, &log,
+                                   race_at_1k({{"default", {40, 40, 40}}, {"faster", {20, 20, 20}}}));
+  ASSERT_TRUE(c.cases);
+  EXPECT_EQ(c.rounds, 5u);
+  EXPECT_EQ(log.measured.size(), 2u * 2u * (2u + 5u));  // 2 settings x 2 placements x the rounds run
+  for (std::uint64_t bytes : {1024u, 2048u}) {
+    EXPECT_EQ(folded_at(c, "faster", bytes).round_medians_us.size(), 5u);
+    EXPECT_EQ(folded_at(c, "default", bytes).round_medians_us.size(), 5u);
+  }
+  EXPECT_EQ(folded_at(c, "faster", 1024).round_medians_us.front(), 20);
+  EXPECT_EQ(folded_at(c, "default", 1024).round_medians_us.front(), 40);
+}
+
+// A race round in which the finalist was not the margin below the default refutes it before the
+// re-measure runs a round there: 1 KiB is not measured at all.
+TEST(Remeasure, ARaceRoundThatRefutesAFinalistSparesItsSize) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
+  RemeasureLog log;
+  const Confirmation c = remeasure(speed, {"faster"}, std::nullopt, 64, &log,
+                                   race_at_1k({{"default", {40, 40}}, {"faster", {20, 40}}}));
+  ASSERT_TRUE(c.cases);
+  EXPECT_EQ(log.measured.size(), 2u * 2u * 5u);                         // 2 KiB only
+  EXPECT_EQ(folded_at(c, "faster", 1024).round_medians_us.size(), 2u);  // the race's, as they were
+}
+
 TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
   const Confirmation none =
@@ -506,7 +558,10 @@ TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
 // The whole command as a user runs it: the raced sweep, then the finalists' re-measure (its rounds
 // at a share of a full case, stopping once a finalist cannot be confirmed), then the tuning on both.
 // The machine's drift goes on through the re-measure.
-RaceTrial whole_trial(const std::map<std::string, double>& speed, std::uint64_t seed, Machine machine) {
+// `counting_race_rounds`: the race's side-by-side rounds count as the re-measure's first (as
+// sweep_tuning has it).
+RaceTrial whole_trial(const std::map<std::string, double>& speed, std::uint64_t seed, Machine machine,
+                      bool counting_race_rounds = true) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, true);
@@ -522,7 +577,10 @@ RaceTrial whole_trial(const std::map<std::string, double>& speed, std::uint64_t 
   RaceTrial t;
   t.doc = synthetic_document("mpi", plan.settings, kept);
   const TuneOptions options{};
-  const Confirmation c = run_confirm_round(run, pick_finalists(t.doc, options), options.confirm_rounds);
+  const std::vector<Finalists> finalists = pick_finalists(t.doc, options);
+  const RaceRounds race =
+      counting_race_rounds ? race_rounds(t.doc, finalists, options.confirm_rounds) : RaceRounds{};
+  const Confirmation c = run_confirm_round(run, finalists, options.confirm_rounds, race);
   const ResultsDocument none = synthetic_document("mpi", plan.settings, {});
   t.rec = tune(t.doc, options, c.cases ? &*c.cases : &none);
   t.samples = backend.samples_drawn;
@@ -543,6 +601,27 @@ TEST(WholeCommand, TheSameSettingTwiceNeverWinsEvenUnderDrift) {
             << "/" << trials << " under drift\n";
   EXPECT_LE(steady, trials * 5 / 100);
   EXPECT_LE(drifting, trials * 5 / 100);
+}
+
+// Counting the race's rounds, the re-measure draws fewer samples for the same verdicts on a
+// clear gain: the race is the same (same seeds), the re-measure runs fewer rounds.
+TEST(WholeCommand, CountingTheRaceRoundsDrawsFewerSamplesForTheSameWinners) {
+  std::size_t counting = 0, not_counting = 0;
+  for (int t = 0; t < 20; ++t) {
+    const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.25}, {"slow", 0.6}};
+    const RaceTrial with = whole_trial(speed, 9500 + t, Machine{64, 0});
+    const RaceTrial without = whole_trial(speed, 9500 + t, Machine{64, 0}, false);
+    counting += with.samples;
+    not_counting += without.samples;
+    ASSERT_EQ(with.rec.sizes.size(), without.rec.sizes.size());
+    for (std::size_t i = 0; i < with.rec.sizes.size(); ++i) {
+      EXPECT_EQ(with.rec.sizes[i].winner, "faster");
+      EXPECT_EQ(without.rec.sizes[i].winner, "faster");
+    }
+  }
+  std::cout << "whole command samples, 20 trials: counting the race rounds " << counting << ", not "
+            << not_counting << "\n";
+  EXPECT_LT(counting, not_counting);
 }
 
 // A real 10% gain is found through the race and confirmed by the re-measure at every size.
