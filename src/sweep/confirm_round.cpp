@@ -218,7 +218,8 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
               << std::flush;
   if (ctx.control.rank() == 0 && !out.budget_note.empty())
     std::cerr << ("commtune: " + out.budget_note + "\n") << std::flush;
-  if (out.rounds == 0) return out;
+  if (out.rounds == 0 && (measured.empty() || !out.budget_note.empty()))
+    return out;  // else refuted by the race
   ResultsDocument doc;
   doc.schema_version = 1;
   doc.settings = ctx.plan.settings;

@@ -537,6 +537,22 @@ TEST(Remeasure, ARaceRoundThatRefutesAFinalistSparesItsSize) {
   EXPECT_EQ(folded_at(c, "faster", 1024).round_medians_us.size(), 2u);  // the race's, as they were
 }
 
+// Every finalist refuted by its race rounds: no round runs, and the confirmation holds the race's
+// rounds, so the tuning sees why nothing won.
+TEST(Remeasure, FinalistsAllRefutedByTheRaceRunNoRoundAndKeepItsRounds) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
+  const Plan plan = race_plan({"default", "faster"}, false);
+  NoisyBackend backend(speed, 5);
+  LocalControlPlane control;
+  const SweepRun run{plan, backend, control, [] { return false; }};
+  const Confirmation c = run_confirm_round(run, {{SizeKey{Collective::AllReduce, 1024}, {"faster"}}}, 5,
+                                           race_at_1k({{"default", {40, 40}}, {"faster", {20, 40}}}));
+  EXPECT_EQ(c.rounds, 0u);
+  EXPECT_TRUE(backend.measured.empty());
+  ASSERT_TRUE(c.cases);
+  EXPECT_EQ(folded_at(c, "faster", 1024).round_medians_us, (std::vector<double>{20, 40}));
+}
+
 TEST(Remeasure, ASpentBudgetRunsNoRoundAndAnAmpleOneEveryRound) {
   const std::map<std::string, double> speed{{"default", 1.0}, {"faster", 1.5}};
   const Confirmation none =
