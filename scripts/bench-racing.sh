@@ -15,7 +15,10 @@
 #     sweep (its medians added over the placements), else WORSE with both reasons;
 #   - how often each agrees with the first exhaustive sweep, and the raced picks against the
 #     second's: the second exhaustive sweep's agreement is the floor that run-to-run drift alone
-#     sets.
+#     sets;
+#   - the machine's pace during the raced command against the exhaustive one (the median over the
+#     cases of their case medians' ratio): a slow phase of a shared machine over one command
+#     shows there, not only in the ratio.
 # With RUNS > 1 the last lines give the median over the runs of the ratio and of each agreement.
 # Targets (issue 29): the raced command at most 0.25 of the exhaustive one (median of 3 runs), and
 # the raced picks agreeing with the first exhaustive sweep at least as often as the second

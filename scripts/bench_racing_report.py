@@ -73,6 +73,18 @@ def remeasure_line(run_dir, name):
             f"{rec['confirm_rounds']} rounds; {stopped} stopped early; {confirmed} size(s) confirmed")
 
 
+def pace(run_dir, name, reference):
+    """The median over the cases both measured of `name`'s case median / `reference`'s: how much
+    slower (above 1) the machine ran each call during `name` than during `reference`. This VM has
+    phases of minutes at up to 3x its speed, and one landing on one command skews the ratio."""
+    ref = {(c["setting"], c["collective"], c["bytes"], c["placement"]): c["time_us"]["median"]
+           for c in load(f"{run_dir}/{reference}.json")["cases"] if c["status"] == "ok"}
+    ratios = [c["time_us"]["median"] / ref[k] for c in load(f"{run_dir}/{name}.json")["cases"]
+              if c["status"] == "ok"
+              for k in [(c["setting"], c["collective"], c["bytes"], c["placement"])] if ref.get(k)]
+    return statistics.median(ratios) if ratios else float("nan")
+
+
 def report_run(run_dir):
     names = [n for n in ("exhaustive", "raced", "exhaustive-again") if os.path.exists(f"{run_dir}/{n}.time")]
     whole, sweep = {}, {}
@@ -92,8 +104,11 @@ def report_run(run_dir):
             times[key] = times.get(key, 0.0) + c["time_us"]["median"]
     out = {"ratio": whole["raced"] / whole["exhaustive"], "sweep_ratio": sweep["raced"] / sweep["exhaustive"]}
     out["raced"], out["sizes"] = agreement(run_dir, "exhaustive", "raced", times, True)
+    out["pace"] = pace(run_dir, "raced", "exhaustive")
     print(f"ratio raced/exhaustive, whole command: {out['ratio']:.3f} (target <= 0.25); the sweeps alone: "
           f"{out['sweep_ratio']:.3f}")
+    print(f"the machine's pace during the raced command against the exhaustive one: {out['pace']:.3f} "
+          f"(case medians, median over the cases; above 1: each call was slower then)")
     print(f"raced picks the same as the first exhaustive sweep's, or within 2%: {out['raced']} of {out['sizes']}")
     if "exhaustive-again" in names:
         out["again"], _ = agreement(run_dir, "exhaustive", "exhaustive-again", times, True)
@@ -116,6 +131,9 @@ def summary(run_dirs):
     ratios = ", ".join("%.3f" % r["ratio"] for r in runs)
     print(f"== {len(runs)} runs: whole-command ratio raced/exhaustive per run {ratios}; "
           f"median {med('ratio'):.3f} (target <= 0.25)")
+    if all("pace" in r for r in runs):
+        print(f"the machine's pace during the raced command against the exhaustive one, per run: "
+              f"{', '.join('%.3f' % r['pace'] for r in runs)}")
     print(f"raced picks agreeing with the first exhaustive sweep: {', '.join(str(r['raced']) for r in runs)} "
           f"of {runs[0]['sizes']}; median {med('raced')}")
     if all("again" in r for r in runs):
