@@ -53,8 +53,7 @@ class Race {
     if (run_.budget) estimated_done_s_ += round_estimate(round);
     std::vector<Plan> plans{round_plan(round, false)};
     if (round == 0) plans.insert(plans.begin(), round_plan(round, true));
-    side_by_side_.resize(round + 1);
-    side_by_side_[round] = runs_side_by_side(plans.back());
+    if (round == side_by_side_rounds_ && runs_side_by_side(plans.back())) ++side_by_side_rounds_;
     Plan judged = plans.back();
     judged.cases.clear();
     for (const Plan& plan : plans) {
@@ -159,9 +158,7 @@ class Race {
   // A case's rounds pooled; a raced size's keep their medians while its rounds ran side by side (a
   // size with one setting had nothing to run beside).
   CaseResult pooled_case(const Case& c) const {
-    std::size_t beside = 0;
-    while (!uncontested(c) && beside < side_by_side_.size() && side_by_side_[beside]) ++beside;
-    return pool_race_rounds(rounds_.at(c.index), beside);
+    return pool_race_rounds(rounds_.at(c.index), uncontested(c) ? 0 : side_by_side_rounds_);
   }
 
   // The pooled cases of the settings still racing at the round's sizes.
@@ -245,7 +242,7 @@ class Race {
   std::map<SizeKey, std::size_t> contestants_;         // (collective, size) -> settings at the start
   std::map<std::size_t, std::vector<CaseResult>> rounds_;  // plan case index -> its rounds so far
   std::set<std::size_t> final_;
-  std::vector<bool> side_by_side_;  // round -> whether its raced cases ran side by side
+  std::size_t side_by_side_rounds_ = 0;  // the rounds from round 0 whose raced cases ran side by side
   RunSummary summary_;
   double estimated_done_s_ = 0;  // --budget: the rounds run so far, as the cost model saw them
 };
