@@ -66,7 +66,7 @@ python3 - "$WORK" <<'PY' || die "Open MPI did not follow the sections"
 import json, sys
 w = sys.argv[1]
 # The fastest iteration of each case (a loaded machine slows some iterations): the slow rule (20 to
-# 50 times slower here) shows in every iteration.
+# 50 times slower here, 7 to 75 under the sanitizers) shows in every iteration.
 def fastest(name):
     doc = json.load(open(f"{w}/{name}.json"))
     t = {}
@@ -79,8 +79,11 @@ print("fastest iteration (us): no rules", none, "| slow 2-rank section", slow_gr
 # Each communicator's own time without the slow rule: the least of the run without rules and the
 # run whose slow rule is the other size's (a slow phase of the VM can hit either run).
 own = {g: min(none[g], (slow_world if g == "MOD 2" else slow_groups)[g]) for g in none}
-assert slow_groups["MOD 2"] > 8 * own["MOD 2"], (none, slow_groups, slow_world)
-assert slow_world["world"] > 8 * own["world"], (none, slow_groups, slow_world)
+# 4x, not more: under the sanitizers Open MPI's own 1 MiB broadcast on 4 ranks is itself slow
+# (1,245 us against a slow rule's 9,263 us, 7.4x, in a CI run of 2026-12-06); a rule not followed
+# would leave both near 1x.
+assert slow_groups["MOD 2"] > 4 * own["MOD 2"], (none, slow_groups, slow_world)
+assert slow_world["world"] > 4 * own["world"], (none, slow_groups, slow_world)
 # Only there: against the other communicator of the same run (this VM has slow phases that hit a
 # whole process, so a case's own time can vary several times between runs; both cases of one run
 # share them), the slowed one moved by far more than the other.
