@@ -7,9 +7,11 @@
 # prints:
 #   - the wall time of each command, and the raced one's over the first exhaustive one's;
 #   - where each command's time went: the sweep (up to its results file's last write) and the
-#     tuning after it (the re-measure), the seconds of timed calls the sweep sampled, the case
-#     rounds it ran and the rest per case round (setting starts, warm-ups, data checks, the
-#     agreement after each batch, ranks waiting for a descheduled one);
+#     tuning after it (the re-measure); within the sweep, from each case's cost in the results
+#     file (every racing round added up): the timed calls, the warm-ups, the rest inside the cases
+#     (buffers, data checks, the agreement after each batch, ranks waiting for a descheduled one)
+#     and what ran between the cases (start-up, setting starts, the race's decisions, writing);
+#     the case rounds it ran and the calls it timed;
 #   - per (collective, size) the first exhaustive sweep's pick against the raced one's and the
 #     second exhaustive one's: the same, or within 2% of it when timed by the first exhaustive
 #     sweep (its medians added over the placements), else WORSE with both reasons;

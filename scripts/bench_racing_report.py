@@ -19,12 +19,17 @@ def load(path):
         return json.load(f)
 
 
-def sampled_s(case):
-    """Seconds of timed calls behind a case: a broadcast sample is one call of a paced group of 8."""
-    t = case.get("time_us")
-    if not t:
-        return 0.0
-    return t["samples"] * t["mean"] * (8 if case["collective"] == "broadcast" else 1) / 1e6
+def cost_of(cases):
+    """Where a sweep's case time went, from each case's cost (every racing round it ran added up):
+    seconds of timed calls, of warm-up (and pilots dropped for blocks), of the rest inside the cases
+    (buffers, data checks, the agreement after each batch, ranks waiting for a descheduled one),
+    the cases' whole seconds, and the timed calls. None where the results file has no costs."""
+    costs = [c["cost"] for c in cases if "cost" in c]
+    if not costs:
+        return None
+    timed, warm, whole = (sum(c[k] for c in costs) for k in ("timed_s", "warmup_s", "case_s"))
+    return {"timed": timed, "warmup": warm, "other": whole - timed - warm, "cases": whole,
+            "calls": sum(c["timed_calls"] for c in costs)}
 
 
 def case_rounds(run_dir, name, cases):
@@ -88,14 +93,17 @@ def pace(run_dir, name, reference):
 def report_run(run_dir):
     names = [n for n in ("exhaustive", "raced", "exhaustive-again") if os.path.exists(f"{run_dir}/{n}.time")]
     whole, sweep = {}, {}
-    print(f"{'command':<17} {'whole':>8} {'sweep':>8} {'tuning':>8} {'sampled':>8} {'case rounds':>11} {'rest/round':>10}")
+    print(f"{'command':<17} {'whole':>8} {'sweep':>8} {'tuning':>8} {'timed':>8} {'warm-up':>8} "
+          f"{'in case':>8} {'between':>8} {'case rounds':>11} {'timed calls':>12}")
     for n in names:
         whole[n], sweep[n] = map(float, open(f"{run_dir}/{n}.time").read().split())
         cases = load(f"{run_dir}/{n}.json")["cases"]
-        s = sum(map(sampled_s, cases))
         k = case_rounds(run_dir, n, cases)
-        print(f"{n:<17} {whole[n]:>7.1f}s {sweep[n]:>7.1f}s {whole[n] - sweep[n]:>7.1f}s {s:>7.1f}s {k:>11} "
-              f"{(sweep[n] - s) / k * 1e3:>8.1f}ms")
+        c = cost_of(cases)
+        split = (f"{c['timed']:>7.1f}s {c['warmup']:>7.1f}s {c['other']:>7.1f}s {sweep[n] - c['cases']:>7.1f}s"
+                 if c else f"{'(no cost in the results file)':>35}")
+        print(f"{n:<17} {whole[n]:>7.1f}s {sweep[n]:>7.1f}s {whole[n] - sweep[n]:>7.1f}s {split} {k:>11} "
+              f"{c['calls'] if c else '':>12}")
         print(f"{'':<17} re-measure: {remeasure_line(run_dir, n)}")
     times = {}
     for c in load(f"{run_dir}/exhaustive.json")["cases"]:

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "measure/cpu_clock.hpp"
 
 namespace commtune {
 namespace {
@@ -117,8 +118,10 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
 }
 
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
+  const double start = monotonic_seconds();
   if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations);
   SampleRun run;
+  run.warmup_seconds = monotonic_seconds() - start;
   run.unit = timer.unit();
   run.resolution_s = timer.resolution_s();
   if (run.unit == SampleUnit::Block) run.block = std::max<std::size_t>(timer.fixed_block(), 1);
@@ -126,10 +129,12 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
     // The pilot chooses the block; where calls are long enough to be timed one by one, it is
     // the run's first batch (as the sampling would have timed it), else it is dropped.
     const std::size_t pilot = std::max<std::size_t>(rule.min_samples, 5);
+    const double pilot_start = monotonic_seconds();
     BatchTimes times = timer.time_batch(pilot);
     const std::size_t block = block_for(median_of(times.samples), run.resolution_s);
     if (block > 1)
-      run.unit = SampleUnit::Block, run.block = block;
+      run.unit = SampleUnit::Block, run.block = block,
+      run.warmup_seconds += monotonic_seconds() - pilot_start;
     else
       add_batch(run, pilot, times);
   }

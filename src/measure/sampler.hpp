@@ -66,10 +66,13 @@ std::size_t block_for(double iteration_s, double resolution_s);
 struct SampleRun {
   std::vector<double> samples;  // seconds per iteration (or per-batch or per-block means), max over ranks
   SampleUnit unit = SampleUnit::Iteration;
-  std::size_t block = 1;          // Block: iterations per sample
-  double resolution_s = 0;        // the timer's resolution per interval
-  std::size_t iterations = 0;     // timed iterations behind the samples
-  double seconds = 0;             // timed seconds behind the samples
+  std::size_t block = 1;       // Block: iterations per sample
+  double resolution_s = 0;     // the timer's resolution per interval
+  std::size_t iterations = 0;  // timed iterations behind the samples
+  double seconds = 0;          // timed seconds behind the samples
+  // This rank's wall seconds of the calls run before the timed ones: the warm-up, and a pilot
+  // batch dropped because the run is timed in blocks (the case's cost, not its figures).
+  double warmup_seconds = 0;
   std::size_t longest_batch = 0;  // iterations of the longest batch
   double pipelined_seconds = 0;   // total / iterations of the longest batch, from the samples
   // Sum over batches of the rank-mean loop seconds; only when every timed batch had one.

@@ -55,6 +55,40 @@ void put_optional_figures(json& j, const CaseResult& r) {
   if (!r.run_nccl_tests_us.empty()) j["nccl_tests_run_us"] = r.run_nccl_tests_us;
 }
 
+json to_json(const CaseCost& cost) {
+  return {{"case_s", cost.case_s},
+          {"warmup_s", cost.warmup_s},
+          {"timed_s", cost.timed_s},
+          {"timed_calls", cost.timed_calls}};
+}
+
+namespace {
+
+constexpr double kMaxCostSeconds = 1e7;                    // far above any sweep's case, short of infinity
+constexpr std::int64_t kMaxCostCalls = 1'000'000'000'000;  // likewise for its timed calls
+
+}  // namespace
+
+void read_case_cost(const json& j, const std::string& where, CaseResult& r) {
+  if (!j.contains("cost")) return;
+  const std::string path = member_path(where, "cost");
+  const json& cost = j["cost"];
+  if (!cost.is_object()) bad_value(path, "an object {case_s, warmup_s, timed_s, timed_calls}", cost);
+  for (const auto& item : cost.items())
+    if (item.key() != "case_s" && item.key() != "warmup_s" && item.key() != "timed_s" &&
+        item.key() != "timed_calls")
+      throw InputError(path + ": unknown field " + quote_text(item.key()));
+  const auto seconds = [&](const char* key) {
+    return number_in(required_field(cost, key, path), member_path(path, key), 0, kMaxCostSeconds);
+  };
+  r.cost = CaseCost{
+      .case_s = seconds("case_s"),
+      .warmup_s = seconds("warmup_s"),
+      .timed_s = seconds("timed_s"),
+      .timed_calls = static_cast<std::size_t>(integer_in(
+          required_field(cost, "timed_calls", path), member_path(path, "timed_calls"), 0, kMaxCostCalls))};
+}
+
 namespace {
 
 // A list of per-run times: 1 to kMaxRepeat plausible times > 0.

@@ -13,6 +13,12 @@ namespace commtune {
 
 void put_optional_figures(nlohmann::json& j, const CaseResult& r);
 
+// A case's cost (any status), written as "cost" where the sweep that ran it measured one.
+nlohmann::json to_json(const CaseCost& cost);
+// Reads "cost" where present: its four fields, each within its range; throws InputError naming
+// `where` and the field otherwise.
+void read_case_cost(const nlohmann::json& j, const std::string& where, CaseResult& r);
+
 // Throws InputError naming `where` and the field on a value out of its range.
 void read_optional_figures(const nlohmann::json& j, const std::string& where, CaseResult& r);
 

@@ -21,6 +21,12 @@ constexpr NameTable<SampleUnit, 3> kSampleUnitNames{{{SampleUnit::Iteration, "it
                                                      {SampleUnit::BatchMean, "batch-mean"},
                                                      {SampleUnit::Block, "block"}}};
 
+// The sampling's share of a case's cost: the case's own seconds come from the sweep that ran it.
+CaseCost sampling_cost(const SampleRun& run) {
+  return CaseCost{
+      .case_s = 0, .warmup_s = run.warmup_seconds, .timed_s = run.seconds, .timed_calls = run.iterations};
+}
+
 }  // namespace
 
 std::string_view name_of(SampleUnit u) { return name_in(kSampleUnitNames, u); }
@@ -36,6 +42,14 @@ std::string_view name_of(CaseStatus s) { return name_in(kStatusNames, s); }
 CaseStatus parse_case_status(std::string_view text) {
   if (const std::optional<CaseStatus> status = value_in(kStatusNames, text)) return *status;
   throw InputError("unknown case status " + quote_text(text) + " (known: " + names_in(kStatusNames) + ")");
+}
+
+CaseCost& CaseCost::operator+=(const CaseCost& other) {
+  case_s += other.case_s;
+  warmup_s += other.warmup_s;
+  timed_s += other.timed_s;
+  timed_calls += other.timed_calls;
+  return *this;
 }
 
 CaseResult failed_case(const Case& spec, const std::string& setting, int nranks, CaseStatus status,
@@ -79,6 +93,7 @@ CaseResult measured_case(const Case& spec, const std::string& setting, int nrank
   CaseResult r = measured_case(spec, setting, nranks, run.samples, run.pipelined_seconds, wrong);
   r.sample_unit = run.unit;
   if (run.unit == SampleUnit::Block) r.sample_block = run.block;
+  r.cost = sampling_cost(run);
   if (const std::optional<double> loop = run.loop_seconds_per_iteration())
     r.nccl_tests = loop_figure(spec, nranks, *loop);
   if (nranks >= 2 && !run.inside_s.empty() &&
@@ -117,6 +132,7 @@ CaseResult grouped_case(const Case& spec, const std::string& setting, const Grou
                                run.pipelined_seconds, wrong);
   r.sample_unit = run.unit;
   if (run.unit == SampleUnit::Block) r.sample_block = run.block;
+  r.cost = sampling_cost(run);
   r.groups = std::move(groups);
   return r;
 }

@@ -55,6 +55,20 @@ struct CaseGroups {
   double busbw_sum_gbps = 0;        // the groups' busbw added up: what the shared links carried
 };
 
+// What running a case cost, for the profile of a sweep (scripts/bench-racing.sh): rank 0's wall
+// seconds from the case's start to every rank agreeing on its outcome (buffers, the data check,
+// the warm-up, the timed batches and their agreement), of which the warm-up's, and the timed
+// calls with their seconds (each sample's slowest rank, as the figures). Summed over the runs or
+// racing rounds a case pools. Absent in a case read from a file that predates it.
+struct CaseCost {
+  double case_s = 0;
+  double warmup_s = 0;
+  double timed_s = 0;
+  std::size_t timed_calls = 0;
+
+  CaseCost& operator+=(const CaseCost& other);
+};
+
 struct CaseResult {
   Case spec;
   std::string setting;  // the setting's name (spec.setting_index is only meaningful within a plan)
@@ -85,6 +99,7 @@ struct CaseResult {
   // rounds (sweep/race_rounds). In memory only, never written.
   std::vector<double> race_round_medians_us;
   std::optional<RacedOut> raced_out;  // racing: dropped here before the end of the race
+  std::optional<CaseCost> cost;       // set by the sweep that ran the case (sweep_runner)
 
   bool raced_out_here() const { return raced_out.has_value(); }
 

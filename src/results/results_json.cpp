@@ -48,6 +48,7 @@ json to_json(const CaseResult& r) {
     j["busbw_gbps"] = r.busbw_gbps;
     put_optional_figures(j, r);
   }
+  if (r.cost) j["cost"] = to_json(*r.cost);
   return j;
 }
 
@@ -202,6 +203,7 @@ CaseResult case_from_json(const json& j, const std::string& where) {
                        std::numeric_limits<std::int64_t>::max());
   check_shape(r, where);
   check_status(r, where);
+  read_case_cost(j, where, r);
   if (r.measured()) {
     r.time_us = stats_from_json(required_field(j, "time_us", where), member_path(where, "time_us"));
     r.pipelined_us = time_at(j, "pipelined_us", where, 0);

@@ -59,6 +59,17 @@ void pool_cpu_share(const std::vector<CaseResult>& runs, CaseResult& out) {
   }
 }
 
+// Every run's cost added up; none where no run has one (cases read from an older file).
+std::optional<CaseCost> pooled_cost(const std::vector<CaseResult>& runs) {
+  std::optional<CaseCost> total;
+  for (const CaseResult& r : runs)
+    if (r.cost) {
+      if (!total) total = CaseCost{};
+      *total += *r.cost;
+    }
+  return total;
+}
+
 }  // namespace
 
 CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_runs) {
@@ -67,9 +78,11 @@ CaseResult pool_runs(const std::vector<CaseResult>& runs, std::size_t planned_ru
     if (runs[i].status != CaseStatus::Ok) {
       CaseResult bad = runs[i];
       bad.reason = run_label(i, planned_runs) + ": " + bad.reason;
+      bad.cost = pooled_cost(runs);
       return bad;
     }
   CaseResult out = runs.front();
+  out.cost = pooled_cost(runs);
   out.samples_us.clear();
   out.time_us = pooled_stats(runs, out.samples_us);
   out.run_medians_us.clear();

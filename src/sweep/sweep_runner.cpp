@@ -1,6 +1,7 @@
 #include "sweep/sweep_runner.hpp"
 
 #include "core/errors.hpp"
+#include "measure/cpu_clock.hpp"
 #include "sweep/session_cache.hpp"
 
 namespace commtune {
@@ -47,7 +48,10 @@ std::unique_ptr<SettingSession> open_setting(const SweepRun& ctx, std::size_t in
   return session;
 }
 
+// The case's outcome as every rank agrees on it, with what it cost (CaseCost: this rank's wall
+// seconds up to the agreement).
 CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& setting, const Case& c) {
+  const double start = monotonic_seconds();
   std::optional<std::string> local;
   CaseResult result;
   try {
@@ -56,7 +60,9 @@ CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& 
     local = e.what();
   }
   const std::optional<std::string> failure = ctx.control.agree_on_failure(local);
-  if (failure) return failed_case(c, setting.name, ctx.plan.nranks, CaseStatus::Failed, *failure);
+  if (failure) result = failed_case(c, setting.name, ctx.plan.nranks, CaseStatus::Failed, *failure);
+  if (!result.cost) result.cost = CaseCost{};
+  result.cost->case_s = monotonic_seconds() - start;
   return result;
 }
 

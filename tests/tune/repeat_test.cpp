@@ -74,6 +74,50 @@ TEST(Repeat, AFailedRunDecidesTheCase) {
   EXPECT_EQ(pooled.reason, "run 2 of 3: MPI_ERR_OTHER");
 }
 
+// What a pooled case cost is what its runs cost, the failed one's included; a case read from a
+// file without costs has none.
+TEST(Repeat, PoolingAddsUpTheRunsCosts) {
+  CaseResult a = run_of(1), b = run_of(2);
+  EXPECT_FALSE(pool_runs({a, b}, 2).cost.has_value());
+  a.cost = CaseCost{.case_s = 0.5, .warmup_s = 0.1, .timed_s = 0.25, .timed_calls = 100};
+  b.cost = CaseCost{.case_s = 0.25, .warmup_s = 0.05, .timed_s = 0.125, .timed_calls = 40};
+  const CaseResult pooled = pool_runs({a, b}, 2);
+  ASSERT_TRUE(pooled.cost.has_value());
+  EXPECT_DOUBLE_EQ(pooled.cost->case_s, 0.75);
+  EXPECT_DOUBLE_EQ(pooled.cost->warmup_s, 0.15);
+  EXPECT_DOUBLE_EQ(pooled.cost->timed_s, 0.375);
+  EXPECT_EQ(pooled.cost->timed_calls, 140u);
+  CaseResult bad = failed_case(a.spec, "default", 4, CaseStatus::Failed, "MPI_ERR_OTHER");
+  bad.cost = CaseCost{.case_s = 2, .warmup_s = 0, .timed_s = 0, .timed_calls = 0};
+  const CaseResult failed = pool_runs({a, bad}, 2);
+  ASSERT_TRUE(failed.cost.has_value());
+  EXPECT_DOUBLE_EQ(failed.cost->case_s, 2.5);
+  EXPECT_EQ(failed.cost->timed_calls, 100u);
+}
+
+// The cost goes into the results file with any status and reads back as it was written.
+TEST(Repeat, ACaseCostRoundTripsThroughTheResultsFile) {
+  CaseResult a = run_of(1);
+  a.spec.root = -1;  // as an all-reduce's case reads
+  EXPECT_FALSE(to_json(a).contains("cost"));
+  a.cost = CaseCost{.case_s = 0.5, .warmup_s = 0.125, .timed_s = 0.25, .timed_calls = 1000};
+  const CaseResult back = case_from_json(to_json(a), "r.json: cases[0]");
+  ASSERT_TRUE(back.cost.has_value());
+  EXPECT_DOUBLE_EQ(back.cost->case_s, 0.5);
+  EXPECT_DOUBLE_EQ(back.cost->warmup_s, 0.125);
+  EXPECT_DOUBLE_EQ(back.cost->timed_s, 0.25);
+  EXPECT_EQ(back.cost->timed_calls, 1000u);
+  CaseResult bad = failed_case(a.spec, "default", 4, CaseStatus::Failed, "MPI_ERR_OTHER");
+  bad.cost = CaseCost{.case_s = 3, .warmup_s = 0, .timed_s = 0, .timed_calls = 0};
+  EXPECT_DOUBLE_EQ(case_from_json(to_json(bad), "r.json: cases[0]").cost->case_s, 3);
+  nlohmann::json j = to_json(a);
+  j["cost"]["timed_s"] = -1;
+  EXPECT_THROW(case_from_json(j, "r.json: cases[0]"), InputError);
+  j = to_json(a);
+  j["cost"]["spare_s"] = 1;
+  EXPECT_THROW(case_from_json(j, "r.json: cases[0]"), InputError);
+}
+
 TEST(Repeat, PoolingSinkPassesEachCaseOnceAndTheUnfinishedAtTheEnd) {
   std::vector<CaseResult> kept;
   RunPoolingSink sink(3, std::make_unique<CaseCollector>(kept));

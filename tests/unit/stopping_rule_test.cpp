@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "measure/sampler.hpp"
 #include "measure/stopping_rule.hpp"
+#include "results/case_result.hpp"
 
 namespace commtune {
 namespace {
@@ -223,6 +226,41 @@ TEST(Sampler, WarmsUpThroughTheTimersOwnWarmUp) {
   WarmingTimer cold;
   sample_until_stable(cold, rule);
   EXPECT_TRUE(cold.warmed.empty());
+}
+
+// The calls before the timed ones are the case's cost, not its figures: the warm-up's wall time,
+// and a pilot dropped for blocks, are counted apart from the timed seconds.
+class SlowWarmingTimer : public ScriptedTimer {
+ public:
+  void warm_up(std::size_t) override { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+};
+
+class SlowPilotTimer : public CoarseTimer {
+ public:
+  BatchTimes time_batch(std::size_t n) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return CoarseTimer::time_batch(n);
+  }
+};
+
+TEST(Sampler, TheCallsBeforeTheTimedOnesAreCountedApart) {
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 3;
+  SlowWarmingTimer warming;
+  const SampleRun warmed = sample_until_stable(warming, rule);
+  EXPECT_GE(warmed.warmup_seconds, 0.02);
+  EXPECT_NEAR(warmed.seconds, 5010 * 2e-6, 1e-12);  // the timed calls alone
+  rule.warmup_iterations = 0;
+  SlowPilotTimer piloted;
+  const SampleRun blocked = sample_until_stable(piloted, rule);
+  ASSERT_EQ(blocked.unit, SampleUnit::Block);
+  EXPECT_GE(blocked.warmup_seconds, 0.02);  // the dropped pilot
+  EXPECT_NEAR(blocked.seconds, static_cast<double>(blocked.iterations) * 2e-6, 1e-12);
+  const CaseResult c = measured_case(Case{}, "default", 2, blocked, -1);
+  ASSERT_TRUE(c.cost.has_value());
+  EXPECT_EQ(c.cost->timed_calls, blocked.iterations);
+  EXPECT_DOUBLE_EQ(c.cost->timed_s, blocked.seconds);
+  EXPECT_DOUBLE_EQ(c.cost->warmup_s, blocked.warmup_seconds);
 }
 
 // Batch means (a graph per batch): the samples count for min/max samples and the interval, the

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <set>
 
 #include "core/errors.hpp"
@@ -16,6 +18,7 @@ class ScriptedBackend : public Backend {
  public:
   std::set<std::string> refuse_settings;
   std::set<std::size_t> failing_cases;  // plan indices
+  std::set<std::size_t> slow_cases;     // plan indices: each takes 20 ms before its outcome
   std::vector<std::string> opened;
   std::vector<bool> checked;  // each case's options.check, as the session got it
 
@@ -35,6 +38,7 @@ class ScriptedBackend : public Backend {
     explicit Session(ScriptedBackend& b) : backend(b) {}
     CaseResult run_case(const Case& c, const Setting& s, const SweepOptions& o) override {
       backend.checked.push_back(o.check);
+      if (backend.slow_cases.count(c.index)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
       if (backend.failing_cases.count(c.index)) throw BackendError("collective call failed: injected");
       return measured_case(c, s.name, 2, {1e-6, 2e-6, 3e-6}, 2e-6, 0);
     }
@@ -79,6 +83,30 @@ TEST(SweepRunner, ARefusedSettingFailsItsCasesWithTheReasonAndTheSweepGoesOn) {
   EXPECT_EQ(summary.measured, 6u);
   EXPECT_TRUE(summary.complete);
   EXPECT_EQ(backend.opened, (std::vector<std::string>{"default", "bad", "good"}));
+}
+
+// Every case the sweep ran carries what it cost, a failed one too; a case of a setting that did
+// not open never ran and has none.
+TEST(SweepRunner, EachCaseRunCarriesItsCost) {
+  const Plan plan = three_setting_plan();
+  ScriptedBackend backend;
+  backend.refuse_settings = {"bad"};
+  backend.failing_cases = {6};
+  backend.slow_cases = {0, 6};
+  LocalControlPlane control;
+  RecordingSink sink;
+  run_sweep(SweepRun{plan, backend, control, [] { return false; }}, sink);
+  ASSERT_EQ(sink.results.size(), 9u);
+  for (std::size_t i = 0; i < sink.results.size(); ++i) {
+    const CaseResult& r = sink.results[i];
+    if (r.setting == "bad") {
+      EXPECT_FALSE(r.cost.has_value()) << i;
+      continue;
+    }
+    ASSERT_TRUE(r.cost.has_value()) << i;
+    EXPECT_GE(r.cost->case_s, backend.slow_cases.count(r.spec.index) ? 0.02 : 0.0) << i;
+  }
+  EXPECT_EQ(sink.results[6].status, CaseStatus::Failed);
 }
 
 TEST(SweepRunner, AFailingCaseIsRecordedAndTheNextCaseRuns) {
