@@ -102,6 +102,13 @@ std::size_t block_for(double iteration_s, double resolution_s) {
   return static_cast<std::size_t>(std::min(std::ceil(wanted), static_cast<double>(kMaxBlock)));
 }
 
+std::size_t paced_group_for(double call_s) {
+  if (!(call_s > 0)) return kMaxPacedGroup;
+  const double wanted = std::ceil(kPacedGroupSeconds / call_s);
+  return static_cast<std::size_t>(
+      std::clamp(wanted, static_cast<double>(kMinPacedGroup), static_cast<double>(kMaxPacedGroup)));
+}
+
 void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) {
   require_shape(run.unit, run.block, iterations, batch);
   const double seconds = batch_seconds(run.unit, run.block, iterations, batch);

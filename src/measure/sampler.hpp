@@ -63,6 +63,21 @@ inline constexpr std::size_t kMaxBlock = 1000;
 // iteration already spans kResolutionsPerBlock resolutions (or the clock's resolution is 0).
 std::size_t block_for(double iteration_s, double resolution_s);
 
+// A paced sample (a group of back-to-back calls started from a barrier: the MPI backend's rooted
+// collectives) lasts at least this long, so that the barrier's exit skew, which the slowest rank's
+// time of the group includes, is a small part of it: 7 to 55 us (median to 90th percentile) on
+// the 2-core development VM with 4 ranks, so at most about 1.5% of a 4 ms group, spread over its
+// calls. The group takes kMaxPacedGroup calls where calls are shorter, and at least
+// kMinPacedGroup (a sample is a block: docs/results-schema.md, 2 to 1000 calls).
+inline constexpr double kPacedGroupSeconds = 4e-3;
+inline constexpr std::size_t kMinPacedGroup = 2;
+inline constexpr std::size_t kMaxPacedGroup = 8;
+
+// The calls of one paced sample for calls of `call_s` (the warm-up's least call time, slowest
+// rank): enough for kPacedGroupSeconds, kMinPacedGroup to kMaxPacedGroup; kMaxPacedGroup where
+// the call's time is unknown (0: no warm-up).
+std::size_t paced_group_for(double call_s);
+
 struct SampleRun {
   std::vector<double> samples;  // seconds per iteration (or per-batch or per-block means), max over ranks
   SampleUnit unit = SampleUnit::Iteration;

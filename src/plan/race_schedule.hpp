@@ -30,7 +30,7 @@ inline constexpr std::size_t kRepeatedCaseWarmup = 1;
 // 1 / sqrt of the samples; at least kLeastRoundSamples). A later round's case is pooled with the
 // same case's earlier rounds, so it takes what the rounds so far together lack against a case of
 // their added fractions, at least kLeastLaterRoundSamples: a survivor no longer pays round 0's
-// least samples again in every round (at the large paced broadcasts, 5 groups of 8 calls each).
+// least samples again in every round (at the large paced broadcasts, 5 groups of calls each).
 std::size_t round_least_samples(std::size_t full, const RaceOptions& race, std::size_t round);
 
 // The fraction of the full per-case sampling that round `round` (0-based) gets, in (0, 1].
@@ -49,7 +49,7 @@ inline constexpr double kRemeasureFraction = 0.125;
 
 // The least samples of a re-measure round's case (the full rule's where it asks fewer): the round
 // gives its median only, and 3 samples have one. A large paced broadcast's case is its least
-// samples (groups of 8 calls), so they were most of the re-measure's time.
+// samples (paced groups of calls), so they were most of the re-measure's time.
 inline constexpr std::size_t kLeastRemeasureSamples = 3;
 
 // The stopping rule of one round of the re-measure: round_rule's scaling at kRemeasureFraction,

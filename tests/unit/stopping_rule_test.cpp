@@ -164,6 +164,47 @@ class CoarseTimer : public ScriptedTimer {
   std::vector<std::pair<std::size_t, std::size_t>> blocks;
 };
 
+TEST(Sampler, APacedGroupLastsItsFewMillisecondsWithAtLeastTwoCalls) {
+  EXPECT_EQ(paced_group_for(0), kMaxPacedGroup);      // no warm-up: the call is not known
+  EXPECT_EQ(paced_group_for(20e-6), kMaxPacedGroup);  // short calls: 8 of them, far below 4 ms
+  EXPECT_EQ(paced_group_for(kPacedGroupSeconds / 8), 8u);
+  EXPECT_EQ(paced_group_for(kPacedGroupSeconds / 3), 3u);
+  EXPECT_EQ(paced_group_for(kPacedGroupSeconds / 2.5), 3u);  // at least the 4 ms
+  EXPECT_EQ(paced_group_for(kPacedGroupSeconds), kMinPacedGroup);
+  EXPECT_EQ(paced_group_for(1.0), kMinPacedGroup);  // a sample is a block of 2 calls at least
+}
+
+// A paced timer (the MPI backend's broadcast) whose warm-up sets its group: the sampler asks for
+// the group after the warm-up, and every block it times is that group.
+class PacedTimer : public BatchTimer {
+ public:
+  SampleUnit unit() const override { return SampleUnit::Block; }
+  std::size_t fixed_block() const override { return group; }
+  void warm_up(std::size_t) override { group = paced_group_for(1.5e-3); }
+  BatchTimes time_batch(std::size_t n) override {
+    return BatchTimes{std::vector<double>(n, 1.5e-3), std::nullopt, {}};
+  }
+  BatchTimes time_blocks(std::size_t n, std::size_t block) override {
+    blocks.push_back(block);
+    return BatchTimes{std::vector<double>(n / block, 1.5e-3), std::nullopt, {}};
+  }
+  std::size_t group = kMaxPacedGroup;
+  std::vector<std::size_t> blocks;
+};
+
+TEST(Sampler, APacedCaseSamplesInTheGroupItsWarmUpSet) {
+  StoppingRule rule = adaptive();
+  PacedTimer timer;
+  const SampleRun run = sample_until_stable(timer, rule);
+  EXPECT_EQ(run.block, 3u);  // 1.5 ms calls: 3 of them last the 4 ms
+  ASSERT_FALSE(timer.blocks.empty());
+  for (const std::size_t block : timer.blocks) EXPECT_EQ(block, 3u);
+  EXPECT_EQ(run.iterations, run.samples.size() * 3);
+  rule.warmup_iterations = 0;  // no warm-up: the group stays at its 8 calls
+  PacedTimer cold;
+  EXPECT_EQ(sample_until_stable(cold, rule).block, kMaxPacedGroup);
+}
+
 TEST(Sampler, ACoarseClockIsReadInBlocks) {
   EXPECT_EQ(block_for(2e-6, 0.5e-6), 25u);
   EXPECT_EQ(block_for(1e-3, 0.5e-6), 1u);

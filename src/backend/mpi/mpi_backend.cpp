@@ -137,9 +137,9 @@ MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
 // no warm-up and no data check take 0.4 s besides the start-up, so a case's own cost (buffers, the
 // agreement after each batch, the arrivals' gather) is a few ms; 0.01 s is on the slow side. A
 // setting sets control variables and duplicates a communicator. The iteration: host memory at
-// 1 GB/s. A broadcast sample is a group of 8 calls after a barrier, and its time counts as the
-// 8 calls': the barrier adds to it, most at small sizes (2 is on the slow side there). Racing
-// keeps up to 64 settings open (a duplicated communicator each).
+// 1 GB/s. A broadcast sample is a group of calls after a barrier (8, fewer where a call takes
+// milliseconds), and its time counts as the calls': the barrier adds to it, most at small sizes (2 is on the
+// slow side there). Racing keeps up to 64 settings open (a duplicated communicator each).
 CostModel MpiBackend::cost_model() const {
   return CostModel{.setting_start_s = 0.05,
                    .case_overhead_s = 0.01,

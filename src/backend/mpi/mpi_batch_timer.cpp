@@ -1,6 +1,7 @@
 #include "backend/mpi/mpi_batch_timer.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "measure/cpu_clock.hpp"
 
@@ -57,7 +58,19 @@ BatchTimes MpiBatchTimer::time_blocks(std::size_t iterations, std::size_t block)
 }
 
 void MpiBatchTimer::warm_up(std::size_t iterations) {
-  for (std::size_t i = 0; i < iterations; ++i) collective_.run();
+  if (!paced_) {
+    for (std::size_t i = 0; i < iterations; ++i) collective_.run();
+    return;
+  }
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < iterations; ++i) {
+    const double start = MPI_Wtime();
+    collective_.run();
+    least = std::min(least, MPI_Wtime() - start);
+  }
+  if (iterations == 0) least = 0;
+  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MAX, control_);
+  group_ = paced_group_for(least);
 }
 
 // Every rank gets each sample's slowest rank.
@@ -145,8 +158,8 @@ std::vector<double> MpiBatchTimer::paced(std::size_t samples) {
   for (auto& d : durations) {
     MPI_Barrier(control_);
     const double start = MPI_Wtime();
-    for (std::size_t i = 0; i < kCallsPerPacedSample; ++i) collective_.run();
-    d = (MPI_Wtime() - start) / static_cast<double>(kCallsPerPacedSample);
+    for (std::size_t i = 0; i < group_; ++i) collective_.run();
+    d = (MPI_Wtime() - start) / static_cast<double>(group_);
   }
   return durations;
 }

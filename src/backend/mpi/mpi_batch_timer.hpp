@@ -30,10 +30,12 @@ class MpiBatchTimer : public BatchTimer {
   MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool paced, double clock_cost_s,
                 GroupTally* groups = nullptr);
 
-  // A rooted collective's sample is a paced group of kCallsPerPacedSample calls: its time counts
-  // as theirs (a case's min and max time are the calls' time, as for the others).
+  // A rooted collective's sample is a paced group of calls: its time counts as theirs (a case's
+  // min and max time are the calls' time, as for the others). The group's calls follow the
+  // warm-up's (measure/sampler's paced_group_for): 8 where a call is short, fewer where 8 calls
+  // would be far longer than the barrier's skew needs (a 4 MiB broadcast takes milliseconds).
   SampleUnit unit() const override { return paced_ ? SampleUnit::Block : SampleUnit::Iteration; }
-  std::size_t fixed_block() const override { return paced_ ? kCallsPerPacedSample : 1; }
+  std::size_t fixed_block() const override { return paced_ ? group_ : 1; }
   BatchTimes time_batch(std::size_t iterations) override;
   // Paced and grouped cases time every sample alone: their samples are already groups of calls,
   // or the groups' tally needs each iteration.
@@ -41,6 +43,8 @@ class MpiBatchTimer : public BatchTimer {
   BatchTimes time_blocks(std::size_t iterations, std::size_t block) override;
   // The calls alone: no clock, no agreement. The first timed batch starts from a barrier (a paced
   // one from a barrier per sample), which also waits for a broadcast root that ran ahead here.
+  // A paced case also times each warm-up call: the least, on the slowest rank (one agreement),
+  // sets its group.
   void warm_up(std::size_t iterations) override;
 
  private:
@@ -51,12 +55,12 @@ class MpiBatchTimer : public BatchTimer {
   std::vector<double> paced(std::size_t samples);
   BatchTimes agreed(std::vector<double> durations, BatchTimes out);
 
-  static constexpr std::size_t kCallsPerPacedSample = 8;
   HostCollective& collective_;
   MPI_Comm control_;
   bool paced_;
   double clock_cost_s_;
   GroupTally* groups_;
+  std::size_t group_ = kMaxPacedGroup;  // calls per paced sample
 };
 
 }  // namespace commtune
