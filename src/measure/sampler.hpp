@@ -64,11 +64,12 @@ inline constexpr std::size_t kMaxBlock = 1000;
 std::size_t block_for(double iteration_s, double resolution_s);
 
 // A paced sample (a group of back-to-back calls started from a barrier: the MPI backend's rooted
-// collectives) lasts at least this long, so that the barrier's exit skew, which the slowest rank's
-// time of the group includes, is a small part of it: 7 to 55 us (median to 90th percentile) on
-// the 2-core development VM with 4 ranks, so at most about 1.5% of a 4 ms group, spread over its
-// calls. The group takes kMaxPacedGroup calls where calls are shorter, and at least
-// kMinPacedGroup (a sample is a block: docs/results-schema.md, 2 to 1000 calls).
+// collectives) lasts at least this long, so that the barrier's exit spread, which the slowest
+// rank's time of the group includes, is a small part of it: on the 2-core development VM with 4
+// ranks, groups of 2 to 4 calls lasting at least 4 ms timed 0.973 to 1.003 of groups of 8
+// (scripts/bench-paced-groups.sh, docs/statistics.md). The group takes kMaxPacedGroup calls where
+// calls are shorter, and at least kMinPacedGroup (a sample is a block: docs/results-schema.md, 2
+// to 1000 calls).
 inline constexpr double kPacedGroupSeconds = 4e-3;
 inline constexpr std::size_t kMinPacedGroup = 2;
 inline constexpr std::size_t kMaxPacedGroup = 8;
