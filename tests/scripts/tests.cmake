@@ -31,3 +31,6 @@ endforeach()
 # bench-budget-simulated.sh on a small config: its figures, and simulated workers that spend their
 # modelled times (COMMTUNE_SIMULATED_REAL_TIME).
 commtune_script_test(bench_budget_simulated unit bench_budget_simulated_test.sh $<TARGET_FILE:commtune-simulated>)
+
+# bench-paced-groups.sh: its table, on 2 ranks with few samples (label mpi: it launches them).
+commtune_script_test(bench_paced_groups mpi bench_paced_groups_test.sh)
