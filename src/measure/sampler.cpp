@@ -126,7 +126,7 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
 
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   const double start = monotonic_seconds();
-  if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations);
+  if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations, rule.warmup_enough_s);
   SampleRun run;
   run.warmup_seconds = monotonic_seconds() - start;
   run.unit = timer.unit();

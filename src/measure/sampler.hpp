@@ -47,9 +47,14 @@ class BatchTimer {
   // or one whose unit is Block, is asked.
   virtual BatchTimes time_blocks(std::size_t iterations, std::size_t block);
   // Runs `iterations` before the timed batches (buffers touched, connections made); nothing is
-  // kept. A backend whose every batch is a round trip to its workers keeps this default: a timed
-  // batch whose figures are dropped.
-  virtual void warm_up(std::size_t iterations) { time_batch(iterations); }
+  // kept. A timer may end it after kLeastWarmupCalls calls that lasted `enough_s` on the slowest
+  // rank (a racing round 0's StoppingRule::warmup_enough_s; 0: never), as every rank agrees; the
+  // MPI backend's does (its CostModel says so). A backend whose every batch is a round trip to its
+  // workers keeps this default: one timed batch of every call, its figures dropped.
+  virtual void warm_up(std::size_t iterations, double enough_s) {
+    (void)enough_s;
+    time_batch(iterations);
+  }
 };
 
 inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles

@@ -48,6 +48,12 @@ Sampled Sampled::per_iteration(std::span<const double> samples) {
                  std::accumulate(samples.begin(), samples.end(), 0.0)};
 }
 
+std::size_t StoppingRule::expected_warmup_calls(double call_s) const {
+  const bool cut = warmup_enough_s > 0 && warmup_iterations > kLeastWarmupCalls &&
+                   static_cast<double>(kLeastWarmupCalls) * call_s >= warmup_enough_s;
+  return cut ? kLeastWarmupCalls : warmup_iterations;
+}
+
 void StoppingRule::validate() const {
   if (fixed_iterations && (*fixed_iterations == 0 || *fixed_iterations > kMaxIterations))
     throw InputError("iterations (-n) must be from 1 to " + std::to_string(kMaxIterations));

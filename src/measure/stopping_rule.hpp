@@ -37,10 +37,19 @@ struct Sampled {
   static Sampled per_iteration(std::span<const double> samples);
 };
 
+// The calls a warm-up cut short by StoppingRule::warmup_enough_s still runs. Measured on the 2-core
+// VM (4 ranks, 512 KiB to 4 MiB, every Open MPI algorithm, 8 warm-up calls timed one by one;
+// docs/measurements.md): against the case's median, the first call took 1.07x (median over the
+// cases), the second 1.06x, the third and later 1.00 to 1.01x.
+inline constexpr std::size_t kLeastWarmupCalls = 3;
+
 struct StoppingRule {
   std::optional<std::size_t> fixed_iterations;  // -n: exactly this many timed iterations
   std::size_t warmup_iterations = 5;            // -w
-  double target_relative_ci = 0.01;             // median CI half-width / median
+  // A racing round 0's (plan/race_schedule): the warm-up ends after kLeastWarmupCalls calls where
+  // those have lasted this long on the slowest rank (0: always -w calls).
+  double warmup_enough_s = 0;
+  double target_relative_ci = 0.01;  // median CI half-width / median
   std::size_t min_samples = 10;
   double min_time_s = 0.02;  // sampled time, summed over iterations
   double max_time_s = 0.5;
@@ -56,6 +65,10 @@ struct StoppingRule {
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;
+
+  // The warm-up calls a case whose calls take `call_s` runs: -w, or kLeastWarmupCalls where
+  // warmup_enough_s is set and that many calls last at least as long (what the cost model counts).
+  std::size_t expected_warmup_calls(double call_s) const;
 
   // Decision on what has been sampled. Fixed mode counts iterations; min/max samples and the
   // confidence interval count samples (batch means in BatchMean mode, block means in Block

@@ -90,7 +90,9 @@ CostRange case_cost(const CostModel& model, const StoppingRule& rule, const Case
   const double t = iteration_seconds(model, c.bytes);
   const double wall = traits_of(c.collective).rooted ? model.rooted_factor : 1.0;  // per sampled second
   const double fixed =
-      model.case_overhead_s + static_cast<double>(rule.warmup_iterations) * t + (check ? 2 * t : 0);
+      model.case_overhead_s +
+      static_cast<double>(model.warmup_cut ? rule.expected_warmup_calls(t) : rule.warmup_iterations) * t +
+      (check ? 2 * t : 0);
   if (rule.fixed_iterations) {
     const double sampling = static_cast<double>(*rule.fixed_iterations) * t * wall;
     return CostRange{fixed + sampling, fixed + sampling};

@@ -28,6 +28,10 @@ struct CostModel {
   // many (an MPI communicator costs little; an NCCL setting holds workers, a communicator and
   // GPU buffers), and reopens the rest each round.
   std::size_t sessions_kept = 1;
+  // Whether the backend ends a racing round 0's warm-up early where its first calls last the
+  // round's least time (StoppingRule::warmup_enough_s): the MPI host backend's timer does; the
+  // NCCL supervisor's warm-up is one request to its workers, every -w call.
+  bool warmup_cut = false;
 };
 
 struct CostRange {

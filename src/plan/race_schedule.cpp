@@ -44,6 +44,7 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(f));
   rule.min_samples = round_least_samples(full.min_samples, race, round);
   if (round > 0) rule.warmup_iterations = std::min(full.warmup_iterations, kRepeatedCaseWarmup);
+  if (round == 0 && !full.fixed_iterations) rule.warmup_enough_s = rule.min_time_s;
   if (full.fixed_iterations)
     rule.fixed_iterations = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));

@@ -147,6 +147,22 @@ TEST(RaceSchedule, ACaseRunAgainWarmsUpWithOneCall) {
   EXPECT_EQ(remeasure_rule(full).warmup_iterations, 0u);
 }
 
+// Round 0's warm-up may end after 3 calls that last the round's least sampling time; the sweep's
+// own rule (exhaustive) and a fixed -n run keep every -w call.
+TEST(RaceSchedule, RoundZerosWarmUpEndsWhereThreeCallsLastItsLeastTime) {
+  RaceOptions race;
+  race.enabled = true;
+  StoppingRule full;
+  full.min_time_s = 0.016;
+  const StoppingRule first = round_rule(full, race, 0);
+  EXPECT_DOUBLE_EQ(first.warmup_enough_s, first.min_time_s);
+  EXPECT_DOUBLE_EQ(first.warmup_enough_s, 0.001);  // 1/16 of the 16 ms
+  EXPECT_EQ(full.warmup_enough_s, 0.0);
+  EXPECT_EQ(round_rule(full, race, 1).warmup_enough_s, 0.0);
+  full.fixed_iterations = 100;
+  EXPECT_EQ(round_rule(full, race, 0).warmup_enough_s, 0.0);
+}
+
 TEST(RaceSchedule, FixedIterationsScaleWithTheRound) {
   RaceOptions race;
   race.enabled = true;

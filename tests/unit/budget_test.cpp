@@ -70,6 +70,22 @@ TEST(CostModel, ACaseCostsItsWarmUpCheckSamplingAndOverhead) {
   EXPECT_NEAR(case_cost(grouped, fixed, sized(1'000'000), false).expected_s, 0.01 + 105 * t, 1e-12);
 }
 
+// A round 0 whose warm-up may end (StoppingRule::warmup_enough_s) costs 3 warm-up calls where they
+// last that long, on a backend whose timer ends it (the MPI host backend's); -w calls elsewhere.
+TEST(CostModel, ARoundZeroWarmUpCutShortCostsThreeCallsWhereTheBackendCutsIt) {
+  StoppingRule fixed;
+  fixed.fixed_iterations = 100;
+  fixed.warmup_iterations = 5;
+  fixed.warmup_enough_s = 1e-3;
+  const double t = iteration_seconds(kModel, 1'000'000);  // ~1 ms: 3 calls last the 1 ms
+  CostModel cuts = kModel;
+  cuts.warmup_cut = true;
+  EXPECT_NEAR(case_cost(cuts, fixed, sized(1'000'000), false).expected_s, 0.01 + (3 + 100) * t, 1e-12);
+  EXPECT_NEAR(case_cost(kModel, fixed, sized(1'000'000), false).expected_s, 0.01 + (5 + 100) * t, 1e-12);
+  const double small = iteration_seconds(kModel, 1000);  // ~11 us: every -w call runs
+  EXPECT_NEAR(case_cost(cuts, fixed, sized(1000), false).expected_s, 0.01 + (5 + 100) * small, 1e-12);
+}
+
 TEST(CostModel, AnAdaptiveCaseIsBetweenItsLeastAndMostTime) {
   StoppingRule rule;  // 10 samples, 0.02 s to 0.5 s
   const CostRange small = case_cost(kModel, rule, sized(8), false);

@@ -180,7 +180,7 @@ class PacedTimer : public BatchTimer {
  public:
   SampleUnit unit() const override { return SampleUnit::Block; }
   std::size_t fixed_block() const override { return group; }
-  void warm_up(std::size_t) override { group = paced_group_for(1.5e-3); }
+  void warm_up(std::size_t, double) override { group = paced_group_for(1.5e-3); }
   BatchTimes time_batch(std::size_t n) override {
     return BatchTimes{std::vector<double>(n, 1.5e-3), std::nullopt, {}};
   }
@@ -252,8 +252,12 @@ TEST(Sampler, APilotOfCallsTimedOneByOneIsTheRunsFirstBatch) {
 // A timer with its own untimed warm-up: the sampler warms up through it, and times only the batches.
 class WarmingTimer : public ScriptedTimer {
  public:
-  void warm_up(std::size_t n) override { warmed.push_back(n); }
+  void warm_up(std::size_t n, double enough_s) override {
+    warmed.push_back(n);
+    enough.push_back(enough_s);
+  }
   std::vector<std::size_t> warmed;
+  std::vector<double> enough;
 };
 
 TEST(Sampler, WarmsUpThroughTheTimersOwnWarmUp) {
@@ -269,11 +273,38 @@ TEST(Sampler, WarmsUpThroughTheTimersOwnWarmUp) {
   EXPECT_TRUE(cold.warmed.empty());
 }
 
+// The sampler hands the rule's warm-up, and the time that may end it, to the timer; a backend
+// without a warm-up of its own (the NCCL supervisor's) runs every call in one timed batch.
+TEST(Sampler, HandsTheWarmUpAndTheTimeThatMayEndItToTheTimer) {
+  StoppingRule rule = adaptive();
+  rule.warmup_iterations = 5;
+  rule.warmup_enough_s = 1e-3;
+  WarmingTimer timer;
+  sample_until_stable(timer, rule);
+  EXPECT_EQ(timer.warmed, (std::vector<std::size_t>{5}));
+  EXPECT_EQ(timer.enough, (std::vector<double>{1e-3}));
+  ScriptedTimer plain;
+  sample_until_stable(plain, rule);
+  EXPECT_EQ(plain.requested.front(), 5u);
+  EXPECT_EQ(plain.requested.at(1), 10u);
+}
+
+TEST(StoppingRule, AWarmUpThatMayEndCountsThreeCallsWhereTheyLastItsTime) {
+  StoppingRule rule;
+  rule.warmup_iterations = 5;
+  EXPECT_EQ(rule.expected_warmup_calls(1.0), 5u);
+  rule.warmup_enough_s = 1e-3;
+  EXPECT_EQ(rule.expected_warmup_calls(0.4e-3), kLeastWarmupCalls);
+  EXPECT_EQ(rule.expected_warmup_calls(0.3e-3), 5u);
+  rule.warmup_iterations = 2;
+  EXPECT_EQ(rule.expected_warmup_calls(1.0), 2u);
+}
+
 // The calls before the timed ones are the case's cost, not its figures: the warm-up's wall time,
 // and a pilot dropped for blocks, are counted apart from the timed seconds.
 class SlowWarmingTimer : public ScriptedTimer {
  public:
-  void warm_up(std::size_t) override { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+  void warm_up(std::size_t, double) override { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
 };
 
 class SlowPilotTimer : public CoarseTimer {

@@ -139,14 +139,16 @@ MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
 // setting sets control variables and duplicates a communicator. The iteration: host memory at
 // 1 GB/s. A broadcast sample is a group of calls after a barrier (8, fewer where a call takes
 // milliseconds), and its time counts as the calls': the barrier adds to it, most at small sizes (2 is on the
-// slow side there). Racing keeps up to 64 settings open (a duplicated communicator each).
+// slow side there). Racing keeps up to 64 settings open (a duplicated communicator each); round 0's
+// warm-up ends after 3 calls where they last the round's least time (MpiBatchTimer::warm_up).
 CostModel MpiBackend::cost_model() const {
   return CostModel{.setting_start_s = 0.05,
                    .case_overhead_s = 0.01,
                    .latency_s = 2e-5,
                    .bytes_per_s = 1e9,
                    .rooted_factor = 2,
-                   .sessions_kept = 64};
+                   .sessions_kept = 64,
+                   .warmup_cut = true};
 }
 
 PlanLimits MpiBackend::limits() const {

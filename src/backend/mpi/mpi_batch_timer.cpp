@@ -57,20 +57,32 @@ BatchTimes MpiBatchTimer::time_blocks(std::size_t iterations, std::size_t block)
   return agreed(std::move(durations), std::move(out));
 }
 
-void MpiBatchTimer::warm_up(std::size_t iterations) {
-  if (!paced_) {
-    for (std::size_t i = 0; i < iterations; ++i) collective_.run();
-    return;
-  }
+std::pair<double, double> MpiBatchTimer::warm_calls(std::size_t calls) {
   double least = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < iterations; ++i) {
+  const double first = MPI_Wtime();
+  for (std::size_t i = 0; i < calls; ++i) {
     const double start = MPI_Wtime();
     collective_.run();
     least = std::min(least, MPI_Wtime() - start);
   }
-  if (iterations == 0) least = 0;
-  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MAX, control_);
-  group_ = paced_group_for(least);
+  return {calls == 0 ? 0.0 : least, MPI_Wtime() - first};
+}
+
+void MpiBatchTimer::warm_up(std::size_t iterations, double enough_s) {
+  const bool may_end = enough_s > 0 && iterations > kLeastWarmupCalls;
+  if (!paced_ && !may_end) {
+    for (std::size_t i = 0; i < iterations; ++i) collective_.run();
+    return;
+  }
+  const auto [least, seconds] = warm_calls(may_end ? kLeastWarmupCalls : iterations);
+  double agreed[2] = {least, seconds};
+  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_DOUBLE, MPI_MAX, control_);
+  if (may_end && !(agreed[1] >= enough_s)) {  // short calls: the rest of -w
+    const auto rest = warm_calls(iterations - kLeastWarmupCalls);
+    agreed[0] = std::min(least, rest.first);
+    if (paced_) MPI_Allreduce(MPI_IN_PLACE, agreed, 1, MPI_DOUBLE, MPI_MAX, control_);
+  }
+  if (paced_) group_ = paced_group_for(agreed[0]);
 }
 
 // Every rank gets each sample's slowest rank.

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "backend/mpi/host_collective.hpp"
@@ -41,11 +42,13 @@ class MpiBatchTimer : public BatchTimer {
   // or the groups' tally needs each iteration.
   double resolution_s() const override { return paced_ || groups_ ? 0.0 : clock_cost_s_; }
   BatchTimes time_blocks(std::size_t iterations, std::size_t block) override;
-  // The calls alone: no clock, no agreement. The first timed batch starts from a barrier (a paced
-  // one from a barrier per sample), which also waits for a broadcast root that ran ahead here.
-  // A paced case also times each warm-up call: the least, on the slowest rank (one agreement),
-  // sets its group.
-  void warm_up(std::size_t iterations) override;
+  // The calls alone where every -w call runs (no agreement, unless paced). Where `enough_s` may
+  // end it, the first kLeastWarmupCalls calls are timed and their seconds agreed (max over
+  // ranks): the rest runs only where they were shorter. A paced case times each call: the least,
+  // on the slowest rank, sets its group (in the same agreement). The first timed batch starts from
+  // a barrier (a paced one from a barrier per sample), which also waits for a broadcast root that
+  // ran ahead here.
+  void warm_up(std::size_t iterations, double enough_s) override;
 
  private:
   using LoopClock = LoopCpuClock::Elapsed;
@@ -53,6 +56,8 @@ class MpiBatchTimer : public BatchTimer {
   std::vector<double> blocks(std::size_t iterations, std::size_t block, LoopClock& loop);
   void gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop, BatchTimes& out);
   std::vector<double> paced(std::size_t samples);
+  // Runs `calls` warm-up calls: their least call and their seconds, on this rank.
+  std::pair<double, double> warm_calls(std::size_t calls);
   BatchTimes agreed(std::vector<double> durations, BatchTimes out);
 
   HostCollective& collective_;
