@@ -138,7 +138,7 @@ void add_size_flags(CLI::App* cmd, SweepCommandOptions& o) {
   cmd->add_option("-n,--iters", o.iterations,
                   "Exactly this many timed iterations, 1 to 1000000 (default: adaptive)");
   cmd->add_option("-w,--warmup_iters", o.warmup,
-                  "Warm-up iterations per case, 0 to 100000 (default 5; 1 when a case is run again)");
+                  "Warm-up calls per case, 0 to 100000 (default 5; 1 on a re-run; 3 if long, round 0)");
   cmd->add_option("--noise-target", o.noise_target,
                   "Adaptive stop: median CI half-width / median, in (0, 1] (default 0.01)");
   cmd->add_option("--min-time", o.min_time,

@@ -51,10 +51,7 @@ class BatchTimer {
   // rank (a racing round 0's StoppingRule::warmup_enough_s; 0: never), as every rank agrees; the
   // MPI backend's does (its CostModel says so). A backend whose every batch is a round trip to its
   // workers keeps this default: one timed batch of every call, its figures dropped.
-  virtual void warm_up(std::size_t iterations, double enough_s) {
-    (void)enough_s;
-    time_batch(iterations);
-  }
+  virtual void warm_up(std::size_t iterations, double /*enough_s*/) { time_batch(iterations); }
 };
 
 inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles

@@ -48,10 +48,15 @@ Sampled Sampled::per_iteration(std::span<const double> samples) {
                  std::accumulate(samples.begin(), samples.end(), 0.0)};
 }
 
+std::size_t warmup_calls_before_check(std::size_t iterations, double enough_s) {
+  return enough_s > 0 && iterations > kLeastWarmupCalls ? kLeastWarmupCalls : iterations;
+}
+
 std::size_t StoppingRule::expected_warmup_calls(double call_s) const {
-  const bool cut = warmup_enough_s > 0 && warmup_iterations > kLeastWarmupCalls &&
-                   static_cast<double>(kLeastWarmupCalls) * call_s >= warmup_enough_s;
-  return cut ? kLeastWarmupCalls : warmup_iterations;
+  const std::size_t first = warmup_calls_before_check(warmup_iterations, warmup_enough_s);
+  return first < warmup_iterations && static_cast<double>(first) * call_s >= warmup_enough_s
+             ? first
+             : warmup_iterations;
 }
 
 void StoppingRule::validate() const {

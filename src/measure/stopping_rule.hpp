@@ -43,6 +43,10 @@ struct Sampled {
 // cases), the second 1.06x, the third and later 1.00 to 1.01x.
 inline constexpr std::size_t kLeastWarmupCalls = 3;
 
+// The warm-up calls run before a warm-up of `iterations` may end on `enough_s`: kLeastWarmupCalls
+// where it may (enough_s set, -w above them), else all of them (nothing to decide).
+std::size_t warmup_calls_before_check(std::size_t iterations, double enough_s);
+
 struct StoppingRule {
   std::optional<std::size_t> fixed_iterations;  // -n: exactly this many timed iterations
   std::size_t warmup_iterations = 5;            // -w

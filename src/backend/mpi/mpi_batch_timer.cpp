@@ -69,16 +69,17 @@ std::pair<double, double> MpiBatchTimer::warm_calls(std::size_t calls) {
 }
 
 void MpiBatchTimer::warm_up(std::size_t iterations, double enough_s) {
-  const bool may_end = enough_s > 0 && iterations > kLeastWarmupCalls;
+  const std::size_t first = warmup_calls_before_check(iterations, enough_s);
+  const bool may_end = first < iterations;
   if (!paced_ && !may_end) {
     for (std::size_t i = 0; i < iterations; ++i) collective_.run();
     return;
   }
-  const auto [least, seconds] = warm_calls(may_end ? kLeastWarmupCalls : iterations);
+  const auto [least, seconds] = warm_calls(first);
   double agreed[2] = {least, seconds};
   MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_DOUBLE, MPI_MAX, control_);
   if (may_end && !(agreed[1] >= enough_s)) {  // short calls: the rest of -w
-    const auto rest = warm_calls(iterations - kLeastWarmupCalls);
+    const auto rest = warm_calls(iterations - first);
     agreed[0] = std::min(least, rest.first);
     if (paced_) MPI_Allreduce(MPI_IN_PLACE, agreed, 1, MPI_DOUBLE, MPI_MAX, control_);
   }
