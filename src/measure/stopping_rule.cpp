@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
@@ -80,9 +79,7 @@ bool StoppingRule::should_stop(const Sampled& sampled) const {
   if (sampled.samples.size() >= max_samples) return true;
   if (sampled.seconds >= max_time_s) return true;
   if (sampled.samples.size() < min_samples || sampled.seconds < min_time_s) return false;
-  std::vector<double> pooled(earlier_samples);
-  pooled.insert(pooled.end(), sampled.samples.begin(), sampled.samples.end());
-  const SampleStats stats = summarize(std::move(pooled));
+  const SampleStats stats = summarize(std::vector<double>(sampled.samples.begin(), sampled.samples.end()));
   return std::max(relative_ci_half_width(stats), resolution_floor(sampled, stats.median)) <=
          target_relative_ci;
 }

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <optional>
 #include <span>
-#include <vector>
 
 namespace commtune {
 
@@ -67,11 +66,6 @@ struct StoppingRule {
   // call), instead of blocks of short calls timed as one interval. A backend whose clock is coarse
   // against a call (CUDA events) still times blocks.
   bool each_call = false;
-  // A later racing round's case (plan/race_schedule's pooled_round_rule): the same case's samples
-  // from the rounds before (seconds, as the run's own). The noise target is judged on them and the
-  // run's samples together, so the round stops as soon as the pooled median is known to it; the
-  // least samples, min and max time count the run's own samples only.
-  std::vector<double> earlier_samples{};
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;

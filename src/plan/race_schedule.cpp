@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace commtune {
 
@@ -49,17 +48,6 @@ StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::
   if (full.fixed_iterations)
     rule.fixed_iterations = std::max<std::size_t>(
         1, static_cast<std::size_t>(std::ceil(static_cast<double>(*full.fixed_iterations) * f)));
-  return rule;
-}
-
-StoppingRule pooled_round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round,
-                               std::vector<double> earlier) {
-  StoppingRule rule = round_rule(full, race, round);
-  if (round == 0 || earlier.empty() || full.fixed_iterations) return rule;
-  double pooled = 0;
-  for (std::size_t r = 0; r <= round; ++r) pooled += round_fraction(race, r);
-  rule.target_relative_ci = std::min(1.0, full.target_relative_ci / std::sqrt(std::min(pooled, 1.0)));
-  rule.earlier_samples = std::move(earlier);
   return rule;
 }
 

@@ -3,7 +3,6 @@
 // sweep's per-case sampling (its min and max time, or -n's iterations; its noise target widened
 // to match), never more than all of it.
 #include <cstddef>
-#include <vector>
 
 #include "measure/stopping_rule.hpp"
 #include "plan/sweep_options.hpp"
@@ -42,15 +41,6 @@ double round_fraction(const RaceOptions& race, std::size_t round);
 // takes about f of its samples), the least samples of round_least_samples; the warm-up as it is
 // in round 0, at most kRepeatedCaseWarmup after it.
 StoppingRule round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round);
-
-// A later round's rule for a case that earlier rounds sampled (`earlier`: their samples, seconds):
-// the noise target is judged on the pooled samples, against the target of one case sampled for
-// the rounds' added fractions F (the full target / sqrt(F)). A later round used to judge its own
-// few samples alone (3 at the least, whose interval is their range), so a survivor ran most
-// rounds to their max time even where its pooled median was already known. Round 0, and a case
-// with no earlier samples, keep `round_rule`'s.
-StoppingRule pooled_round_rule(const StoppingRule& full, const RaceOptions& race, std::size_t round,
-                               std::vector<double> earlier);
 
 // The finalists' re-measure samples each case of a round for this share of a full case: its rounds
 // are one sample each (their medians), and the confirmation's rule looks at their range, so a

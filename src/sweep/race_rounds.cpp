@@ -62,16 +62,6 @@ CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t s
   return out;
 }
 
-std::vector<double> earlier_round_samples(const Case& c,
-                                          const std::map<std::size_t, std::vector<CaseResult>>& rounds) {
-  std::vector<double> out;
-  const auto it = rounds.find(c.index);
-  if (!c.group.is_world() || it == rounds.end()) return out;
-  for (const CaseResult& r : it->second)
-    for (double us : r.samples_us) out.push_back(us * 1e-6);
-  return out;
-}
-
 RaceRounds race_rounds(const ResultsDocument& swept, const std::vector<Finalists>& finalists,
                        std::size_t rounds) {
   const std::size_t most = rounds > kFreshRemeasureRounds ? rounds - kFreshRemeasureRounds : 0;

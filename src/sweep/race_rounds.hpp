@@ -32,13 +32,6 @@ struct RaceRounds {
 // race_round_medians_us (the rounds that ran side by side, from round 0).
 CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t side_by_side);
 
-// The samples (seconds) of case `c`'s rounds so far (`rounds`: by plan case index), for a later round's
-// stopping rule (plan/race_schedule's pooled_round_rule). None for a grouped case: its figures on the first
-// rank are its slowest group's, not the samples every rank's sampler saw, and every rank must take the same
-// stop decision.
-std::vector<double> earlier_round_samples(const Case& c,
-                                          const std::map<std::size_t, std::vector<CaseResult>>& rounds);
-
 // From the swept cases' race_round_medians_us (the sweep's cases as kept in memory), for a
 // re-measure of `rounds` rounds.
 RaceRounds race_rounds(const ResultsDocument& swept, const std::vector<Finalists>& finalists,

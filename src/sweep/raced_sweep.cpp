@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <vector>
 
 #include "plan/cost_model.hpp"
 #include "plan/duration.hpp"
@@ -61,12 +60,7 @@ class Race {
       if (plan.cases.empty()) continue;
       display.round_started(round, rounds(), plan.cases.size());
       RoundSink sink(display, rounds_);
-      SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
-      if (round > 0)  // a later round judges each case on its earlier rounds' samples too
-        runner.case_rule = [this, round](const Case& c) {
-          return pooled_round_rule(run_.plan.options.stopping, run_.plan.options.race, round,
-                                   earlier_round_samples(c, rounds_));
-        };
+      const SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
       if (!run_sweep(runner, sink).complete)
         return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
       judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());

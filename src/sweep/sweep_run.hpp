@@ -35,28 +35,22 @@ struct SweepRun {
   // Where the runner takes open settings from and gives them back (racing's rounds); null: each
   // setting is opened for its cases and closed after them.
   SessionCache* sessions = nullptr;
-  // The stopping rule of each case where it is not the plan's: racing's later rounds judge a case
-  // on its earlier rounds' samples too (plan/race_schedule's pooled_round_rule). Null: the plan's.
-  std::function<StoppingRule(const Case&)> case_rule = nullptr;
 
-  // The same sweep on another plan (the finalists' rounds, racing's rounds), every case under it.
+  // The same sweep on another plan (the finalists' rounds, racing's rounds).
   SweepRun with_plan(const Plan& other) const {
-    return SweepRun{other, backend, control, interrupted, budget, sessions, nullptr};
+    return SweepRun{other, backend, control, interrupted, budget, sessions};
   }
   // The same sweep, stopping also when `stop` says so.
   SweepRun stopping_also(std::function<bool()> stop) const {
     auto first = interrupted;
-    return SweepRun{plan,   backend,  control,  [first, stop] { return first() || stop(); },
-                    budget, sessions, case_rule};
+    return SweepRun{plan, backend, control, [first, stop] { return first() || stop(); }, budget, sessions};
   }
   // The same sweep, keeping its settings open in `cache` between plans.
   SweepRun keeping_sessions(SessionCache& cache) const {
-    return SweepRun{plan, backend, control, interrupted, budget, &cache, case_rule};
+    return SweepRun{plan, backend, control, interrupted, budget, &cache};
   }
   // The same sweep, each setting opened for its cases and closed after them.
-  SweepRun without_sessions() const {
-    return SweepRun{plan, backend, control, interrupted, budget, nullptr, case_rule};
-  }
+  SweepRun without_sessions() const { return SweepRun{plan, backend, control, interrupted, budget, nullptr}; }
 };
 
 }  // namespace commtune

@@ -99,25 +99,5 @@ TEST(RaceRounds, APooledCaseKeepsTheMediansOfItsSideBySideRoundsAndAFailedRoundD
   EXPECT_TRUE(failed.race_round_medians_us.empty());
 }
 
-// A later round's stopping rule gets the case's earlier samples in seconds, every round's in
-// order; none for a case no round ran, or for a grouped case (its figures on the first rank are
-// its slowest group's, not what every rank's sampler saw).
-TEST(RaceRounds, ACasesEarlierSamplesAreEveryRoundsInSecondsAndNoneForAGroupedCase) {
-  std::map<std::size_t, std::vector<CaseResult>> rounds;
-  for (double us : {10.0, 20.0})
-    rounds[7].push_back(synthetic_case("a", Collective::AllReduce, 1024, Placement::InPlace, {us, us + 1}));
-  Case c = rounds[7].front().spec;
-  c.index = 7;
-  const std::vector<double> earlier = earlier_round_samples(c, rounds);
-  ASSERT_EQ(earlier.size(), 4u);
-  const std::vector<double> expected{10e-6, 11e-6, 20e-6, 21e-6};
-  for (std::size_t i = 0; i < earlier.size(); ++i) EXPECT_NEAR(earlier[i], expected[i], 1e-15);
-  c.index = 8;
-  EXPECT_TRUE(earlier_round_samples(c, rounds).empty());
-  c.index = 7;
-  c.group = GroupSpec{.kind = GroupKind::IntraNode};
-  EXPECT_TRUE(earlier_round_samples(c, rounds).empty());
-}
-
 }  // namespace
 }  // namespace commtune

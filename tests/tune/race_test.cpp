@@ -120,28 +120,6 @@ TEST(RaceSchedule, ALaterRoundTakesTheLeastSamplesItsPoolLacks) {
   EXPECT_EQ(round_least_samples(1, race, 2), 1u);
 }
 
-// A later round's case is judged on its earlier rounds' samples with its own, against the noise
-// target of one case sampled for the rounds' added fractions; round 0, a case with no earlier
-// samples and a fixed -n run keep the round's own rule.
-TEST(RaceSchedule, ALaterRoundJudgesThePooledSamplesAgainstTheRoundsAddedFractions) {
-  RaceOptions race;
-  race.enabled = true;  // 1/16, 1/8, 1/4
-  StoppingRule full;
-  full.target_relative_ci = 0.02;
-  const std::vector<double> earlier{1e-3, 1.1e-3, 0.9e-3, 1e-3, 1e-3};
-  const StoppingRule second = pooled_round_rule(full, race, 1, earlier);
-  EXPECT_DOUBLE_EQ(second.target_relative_ci, 0.02 / std::sqrt(3.0 / 16));
-  EXPECT_EQ(second.earlier_samples, earlier);
-  EXPECT_EQ(second.min_samples, round_rule(full, race, 1).min_samples);  // its own least samples
-  EXPECT_DOUBLE_EQ(second.max_time_s, round_rule(full, race, 1).max_time_s);
-  EXPECT_DOUBLE_EQ(pooled_round_rule(full, race, 2, earlier).target_relative_ci, 0.02 / std::sqrt(7.0 / 16));
-  EXPECT_DOUBLE_EQ(pooled_round_rule(full, race, 1, {}).target_relative_ci,
-                   round_rule(full, race, 1).target_relative_ci);
-  EXPECT_TRUE(pooled_round_rule(full, race, 0, earlier).earlier_samples.empty());
-  full.fixed_iterations = 100;
-  EXPECT_TRUE(pooled_round_rule(full, race, 1, earlier).earlier_samples.empty());
-}
-
 TEST(RaceSchedule, AReMeasureRoundSamplesAQuarterAndTakesThreeLeastSamples) {
   StoppingRule full;
   full.min_time_s = 0.02;
@@ -208,10 +186,6 @@ class NoisyBackend : public Backend {
   double drift = 0;
   std::size_t cases_run = 0;
   std::vector<std::string> measured;  // each case's setting, in the order measured
-  // Each case's samples drawn so far (by plan index), and the cases whose rule carried other
-  // earlier samples than those, or any.
-  std::map<std::size_t, std::vector<double>> drawn_for;
-  std::size_t pooled_cases = 0, earlier_mismatched = 0;
 
   BackendKind kind() const override { return BackendKind::Mpi; }
   PlanLimits limits() const override { return {4, 4, 0}; }
@@ -241,14 +215,6 @@ class NoisyBackend : public Backend {
       std::vector<double> out;
       for (std::size_t i = 0; i < n; ++i)
         out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
-      std::vector<double>& drawn = backend.drawn_for[c.index];
-      const auto& earlier = o.stopping.earlier_samples;
-      if (earlier.size() != drawn.size() ||
-          !std::equal(earlier.begin(), earlier.end(), drawn.begin(),
-                      [](double a, double b) { return std::abs(a - b) <= 1e-9 * b; }))
-        ++backend.earlier_mismatched;
-      if (!o.stopping.earlier_samples.empty()) ++backend.pooled_cases;
-      drawn.insert(drawn.end(), out.begin(), out.end());
       return measured_case(c, s.name, 4, out, median_s, 0);
     }
     NoisyBackend& backend;
@@ -278,7 +244,6 @@ struct RaceTrial {
   Recommendation rec;
   ResultsDocument doc;
   std::size_t samples = 0;
-  std::size_t pooled_cases = 0, earlier_mismatched = 0;  // NoisyBackend's
 };
 
 // Keeps the sweep's notices.
@@ -319,8 +284,6 @@ RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t 
   EXPECT_EQ(t.doc.cases.size(), plan.cases.size());  // every case kept once, raced out or not
   t.rec = tune(t.doc, TuneOptions{.decision = decision});
   t.samples = backend.samples_drawn;
-  t.pooled_cases = backend.pooled_cases;
-  t.earlier_mismatched = backend.earlier_mismatched;
   return t;
 }
 
@@ -429,17 +392,6 @@ std::size_t opens_when_keeping(std::size_t kept) {
       run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
   EXPECT_EQ(kept_cases.size(), plan.cases.size());
   return backend.opened;
-}
-
-// A later round's case gets, in its stopping rule, every sample its earlier rounds measured (in
-// seconds, as they were drawn); round 0's cases get none.
-TEST(RacedSweep, ALaterRoundsCaseIsJudgedOnItsEarlierRoundsSamplesToo) {
-  for (const std::size_t kept : {std::size_t{1}, std::size_t{64}}) {
-    const RaceTrial t = raced_trial({{"default", 1.0}, {"close", 1.01}, {"slow", 0.6}}, 4200, true,
-                                    std::nullopt, nullptr, Machine{kept, 0});
-    EXPECT_GT(t.pooled_cases, 0u) << "no case survived round 0: the test shows nothing";
-    EXPECT_EQ(t.earlier_mismatched, 0u);
-  }
 }
 
 TEST(RacedSweep, EachSettingStartsOnceWhenTheBackendKeepsThemOpen) {

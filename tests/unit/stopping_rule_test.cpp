@@ -63,23 +63,6 @@ TEST(StoppingRule, MaxTimeAlwaysEnds) {
   EXPECT_TRUE(rule.should_stop(wild));  // 200 x ~55 us > 10 ms
 }
 
-// A later racing round judges its noise target on the case's earlier samples and its own together:
-// three quiet samples of its own stop it where the pooled median is known, and not where the
-// earlier rounds were spread; the least samples count its own.
-TEST(StoppingRule, EarlierSamplesCountForTheNoiseTargetNotForTheLeastSamples) {
-  StoppingRule rule = adaptive();
-  rule.min_samples = 3;
-  rule.target_relative_ci = 0.03;
-  const std::vector<double> own{1.00e-3, 1.10e-3, 0.90e-3};  // their interval is their range: 10%
-  EXPECT_FALSE(rule.should_stop(own));
-  for (int i = 0; i < 40; ++i) rule.earlier_samples.push_back(i % 2 ? 0.99e-3 : 1.01e-3);
-  EXPECT_TRUE(rule.should_stop(own));
-  EXPECT_FALSE(rule.should_stop(std::vector<double>{1.00e-3, 1.00e-3}));  // fewer than its least 3
-  StoppingRule spread = rule;
-  for (double& s : spread.earlier_samples) s = s > 1e-3 ? 2e-3 : 0.5e-3;  // two modes, 4x apart
-  EXPECT_FALSE(spread.should_stop(own));
-}
-
 TEST(StoppingRule, BatchesAreSizedByTimeAndBounded) {
   const StoppingRule rule = adaptive();
   EXPECT_EQ(rule.next_batch(std::vector<double>{}), rule.min_samples);
