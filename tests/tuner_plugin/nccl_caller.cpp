@@ -15,6 +15,23 @@ namespace commtune::testing {
 namespace {
 std::mutex log_mutex;
 std::vector<LoggedMessage> log_store;
+
+// This process's folder for the files its tests write (ctest runs each test in a process of its
+// own), removed when the tests end: a run leaves nothing in the temporary directory.
+std::filesystem::path process_temp_dir() {
+  return std::filesystem::temp_directory_path() / ("commtune-tuner-plugin-" + std::to_string(::getpid()));
+}
+
+class RemovesTempFiles : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(process_temp_dir(), ignored);
+  }
+};
+
+[[maybe_unused]] ::testing::Environment* const kRemovesTempFiles =
+    ::testing::AddGlobalTestEnvironment(new RemovesTempFiles);
 }  // namespace
 
 std::vector<LoggedMessage> logged_messages() {
@@ -90,8 +107,7 @@ CallResult call(const NcclTunerV5& tuner, void* ctx, int coll, std::size_t nbyte
 
 std::string write_temp_file(const std::string& name, const std::string& text) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("commtune-tuner-plugin-" + std::to_string(::getpid()) + "-" + info->name());
+  const auto dir = process_temp_dir() / info->name();
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
