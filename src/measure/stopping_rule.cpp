@@ -80,6 +80,7 @@ bool StoppingRule::should_stop(const Sampled& sampled) const {
   if (sampled.seconds >= max_time_s) return true;
   if (sampled.samples.size() < min_samples || sampled.seconds < min_time_s) return false;
   const SampleStats stats = summarize(std::vector<double>(sampled.samples.begin(), sampled.samples.end()));
+  if (leader && clearly_slower(compare_stats(*leader, stats), decision)) return true;
   return std::max(relative_ci_half_width(stats), resolution_floor(sampled, stats.median)) <=
          target_relative_ci;
 }

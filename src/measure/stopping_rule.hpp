@@ -6,6 +6,9 @@
 #include <optional>
 #include <span>
 
+#include "measure/decision.hpp"
+#include "measure/statistics.hpp"
+
 namespace commtune {
 
 // The ranges every input is held to (-n, -w, --min-samples, --noise-target, --min-time, --max-time
@@ -66,6 +69,13 @@ struct StoppingRule {
   // call), instead of blocks of short calls timed as one interval. A backend whose clock is coarse
   // against a call (CUDA events) still times blocks.
   bool each_call = false;
+  // A racing round 0's case measured after other settings' cases at its size and placement
+  // (sweep/raced_sweep): the fastest of those (its median interval, in seconds). Once the case has
+  // its least samples and min time, it stops as soon as it is clearly slower than that one by
+  // `decision` (measure/decision): the race drops it on such figures, and more samples would only
+  // narrow an interval that decides nothing more.
+  std::optional<SampleStats> leader{};
+  DecisionRule decision{};
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;

@@ -62,6 +62,33 @@ CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t s
   return out;
 }
 
+std::optional<SampleStats> round_leader_s(const Case& c, const Plan& plan,
+                                          const std::map<std::size_t, std::vector<CaseResult>>& rounds) {
+  std::optional<SampleStats> leader;
+  if (!c.group.is_world()) return leader;
+  for (const Case& other : plan.cases) {
+    if (other.setting_index == c.setting_index || other.collective != c.collective ||
+        other.bytes != c.bytes || other.placement != c.placement || !other.group.is_world())
+      continue;
+    const auto it = rounds.find(other.index);
+    if (it == rounds.end() || it->second.size() != 1 || it->second.front().status != CaseStatus::Ok) continue;
+    const SampleStats& t = it->second.front().time_us;
+    if (leader && leader->median_ci_high <= t.median_ci_high * 1e-6) continue;
+    leader = t;
+    for (double* v : {&leader->median, &leader->mean, &leader->min, &leader->max, &leader->p5, &leader->p95,
+                      &leader->stddev, &leader->median_ci_low, &leader->median_ci_high})
+      *v *= 1e-6;
+  }
+  return leader;
+}
+
+StoppingRule with_round_leader(StoppingRule round, const Case& c, const Plan& plan,
+                               const std::map<std::size_t, std::vector<CaseResult>>& rounds) {
+  round.leader = round_leader_s(c, plan, rounds);
+  round.decision = plan.options.decision;
+  return round;
+}
+
 RaceRounds race_rounds(const ResultsDocument& swept, const std::vector<Finalists>& finalists,
                        std::size_t rounds) {
   const std::size_t most = rounds > kFreshRemeasureRounds ? rounds - kFreshRemeasureRounds : 0;

@@ -8,7 +8,11 @@
 // race's rounds, so some of the evidence has to come after the pick).
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <vector>
+
+#include "measure/statistics.hpp"
+#include "plan/plan.hpp"
 
 #include "results/results_document.hpp"
 #include "tune/tuner.hpp"
@@ -31,6 +35,19 @@ struct RaceRounds {
 // measure ok decides. Each of the first `side_by_side` rounds' medians is kept in
 // race_round_medians_us (the rounds that ran side by side, from round 0).
 CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t side_by_side);
+
+// Racing's round 0, for case `c` of `plan`: the fastest (least median interval high end) of the
+// other settings' cases at its collective, size and placement that `rounds` (by plan case index)
+// holds from this round alone, measured ok, in seconds; none where there is none yet, and for a
+// grouped case (its figures on the first rank are its slowest group's, not the samples every
+// rank's sampler saw, and every rank must take the same stop decision).
+std::optional<SampleStats> round_leader_s(const Case& c, const Plan& plan,
+                                          const std::map<std::size_t, std::vector<CaseResult>>& rounds);
+
+// `round`'s rule (racing's round 0) for case `c` of `plan`, stopping once the case is clearly slower
+// than round_leader_s's case by the plan's decision rule.
+StoppingRule with_round_leader(StoppingRule round, const Case& c, const Plan& plan,
+                               const std::map<std::size_t, std::vector<CaseResult>>& rounds);
 
 // From the swept cases' race_round_medians_us (the sweep's cases as kept in memory), for a
 // re-measure of `rounds` rounds.

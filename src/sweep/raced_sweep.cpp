@@ -60,7 +60,11 @@ class Race {
       if (plan.cases.empty()) continue;
       display.round_started(round, rounds(), plan.cases.size());
       RoundSink sink(display, rounds_);
-      const SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
+      SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
+      if (round == 0 && &plan == &plans.back())  // raced: stop once clearly slower than the size's fastest
+        runner.case_rule = [this, &plan](const Case& c) {
+          return with_round_leader(plan.options.stopping, c, run_.plan, rounds_);
+        };
       if (!run_sweep(runner, sink).complete)
         return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;
       judged.cases.insert(judged.cases.end(), plan.cases.begin(), plan.cases.end());

@@ -35,22 +35,29 @@ struct SweepRun {
   // Where the runner takes open settings from and gives them back (racing's rounds); null: each
   // setting is opened for its cases and closed after them.
   SessionCache* sessions = nullptr;
+  // The stopping rule of each case where it is not the plan's: racing's round 0 stops a case once it
+  // is clearly slower than the size's fastest so far (measure/stopping_rule's leader). Null: the
+  // plan's.
+  std::function<StoppingRule(const Case&)> case_rule = nullptr;
 
-  // The same sweep on another plan (the finalists' rounds, racing's rounds).
+  // The same sweep on another plan (the finalists' rounds, racing's rounds), every case under it.
   SweepRun with_plan(const Plan& other) const {
-    return SweepRun{other, backend, control, interrupted, budget, sessions};
+    return SweepRun{other, backend, control, interrupted, budget, sessions, nullptr};
   }
   // The same sweep, stopping also when `stop` says so.
   SweepRun stopping_also(std::function<bool()> stop) const {
     auto first = interrupted;
-    return SweepRun{plan, backend, control, [first, stop] { return first() || stop(); }, budget, sessions};
+    return SweepRun{plan,   backend,  control,  [first, stop] { return first() || stop(); },
+                    budget, sessions, case_rule};
   }
   // The same sweep, keeping its settings open in `cache` between plans.
   SweepRun keeping_sessions(SessionCache& cache) const {
-    return SweepRun{plan, backend, control, interrupted, budget, &cache};
+    return SweepRun{plan, backend, control, interrupted, budget, &cache, case_rule};
   }
   // The same sweep, each setting opened for its cases and closed after them.
-  SweepRun without_sessions() const { return SweepRun{plan, backend, control, interrupted, budget, nullptr}; }
+  SweepRun without_sessions() const {
+    return SweepRun{plan, backend, control, interrupted, budget, nullptr, case_rule};
+  }
 };
 
 }  // namespace commtune

@@ -55,7 +55,13 @@ CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& 
   std::optional<std::string> local;
   CaseResult result;
   try {
-    result = session.run_case(c, setting, ctx.plan.options);
+    if (!ctx.case_rule) {
+      result = session.run_case(c, setting, ctx.plan.options);
+    } else {
+      SweepOptions options = ctx.plan.options;
+      options.stopping = ctx.case_rule(c);
+      result = session.run_case(c, setting, options);
+    }
   } catch (const Error& e) {
     local = e.what();
   }

@@ -2,6 +2,8 @@
 // rounds count at a finalist size, and how many.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "sweep/race_rounds.hpp"
 #include "tune_test_support.hpp"
 
@@ -97,6 +99,55 @@ TEST(RaceRounds, APooledCaseKeepsTheMediansOfItsSideBySideRoundsAndAFailedRoundD
   EXPECT_EQ(failed.status, CaseStatus::Failed);
   EXPECT_EQ(failed.reason, "racing round 2: lost");
   EXPECT_TRUE(failed.race_round_medians_us.empty());
+}
+
+// Round 0's leader for a case: the other settings' cases at its collective, size and placement
+// measured ok in this round alone, the least median interval high end, in seconds; none for a
+// grouped case or where none ran yet.
+TEST(RaceRounds, RoundZerosLeaderIsTheFastestOtherSettingAtTheSizeAndPlacementSoFar) {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 2048, 2.0, 0};
+  o.collectives = {Collective::AllReduce};
+  const Plan plan = make_plan(o,
+                              {Setting{"default", "", {}, {}}, Setting{"a", "", {{"k", "a"}}, {}},
+                               Setting{"b", "", {{"k", "b"}}, {}}},
+                              PlanLimits{4, 4, 0});
+  auto index_of = [&](std::size_t setting, std::uint64_t bytes, Placement p) {
+    for (const Case& c : plan.cases)
+      if (c.setting_index == setting && c.bytes == bytes && c.placement == p) return c.index;
+    throw std::logic_error("no such case");
+  };
+  auto at = [&](std::size_t setting, std::uint64_t bytes, Placement p) {
+    return plan.cases[index_of(setting, bytes, p)];
+  };
+  std::map<std::size_t, std::vector<CaseResult>> rounds;
+  const Case first = at(0, 1024, Placement::OutOfPlace);
+  EXPECT_FALSE(round_leader_s(first, plan, rounds));  // nothing measured yet
+  auto ran = [&](std::size_t setting, std::uint64_t bytes, Placement p, std::vector<double> us) {
+    rounds[index_of(setting, bytes, p)].push_back(
+        synthetic_case(plan.settings[setting].name, Collective::AllReduce, bytes, p, std::move(us)));
+  };
+  ran(1, 1024, Placement::OutOfPlace, {20, 21, 22, 23, 24});
+  ran(2, 1024, Placement::OutOfPlace, {10, 11, 12, 13, 14});
+  ran(2, 1024, Placement::InPlace, {1, 1, 1, 1, 1});     // another placement
+  ran(1, 2048, Placement::OutOfPlace, {1, 1, 1, 1, 1});  // another size
+  ran(0, 1024, Placement::OutOfPlace, {1, 1, 1, 1, 1});  // the case's own setting
+  const auto leader = round_leader_s(first, plan, rounds);
+  ASSERT_TRUE(leader);
+  EXPECT_NEAR(leader->median, 12e-6, 1e-12);
+  EXPECT_NEAR(leader->median_ci_high,
+              rounds[index_of(2, 1024, Placement::OutOfPlace)][0].time_us.median_ci_high * 1e-6, 1e-12);
+  ran(2, 1024, Placement::OutOfPlace, {10, 11, 12, 13, 14});  // a second round: not round 0's
+  EXPECT_NEAR(round_leader_s(first, plan, rounds)->median, 22e-6, 1e-12);
+  rounds[index_of(1, 1024, Placement::OutOfPlace)][0].status = CaseStatus::Failed;
+  EXPECT_FALSE(round_leader_s(first, plan, rounds));
+  Case grouped = first;
+  grouped.group = GroupSpec{.kind = GroupKind::IntraNode};
+  rounds[index_of(1, 1024, Placement::OutOfPlace)][0].status = CaseStatus::Ok;
+  EXPECT_FALSE(round_leader_s(grouped, plan, rounds));
+  const StoppingRule rule = with_round_leader(StoppingRule{}, first, plan, rounds);
+  EXPECT_TRUE(rule.leader);
+  EXPECT_DOUBLE_EQ(rule.decision.margin, plan.options.decision.margin);
 }
 
 }  // namespace

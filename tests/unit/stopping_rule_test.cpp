@@ -63,6 +63,28 @@ TEST(StoppingRule, MaxTimeAlwaysEnds) {
   EXPECT_TRUE(rule.should_stop(wild));  // 200 x ~55 us > 10 ms
 }
 
+// A racing round 0's case stops once it is clearly slower than its size's fastest so far (the
+// decision rule's disjoint intervals, the margin apart), even where its own noise target is not
+// met; not before its least samples, and not where it is close to the leader.
+TEST(StoppingRule, ARacedCaseStopsOnceClearlySlowerThanItsSizesLeader) {
+  StoppingRule rule = adaptive();
+  std::vector<double> samples;
+  for (int i = 0; i < 10; ++i) samples.push_back(i % 2 ? 2.2e-3 : 1.8e-3);  // +-10%: no 1% interval
+  EXPECT_FALSE(rule.should_stop(samples));
+  SampleStats leader;
+  leader.median = 1.0e-3, leader.median_ci_low = 0.99e-3, leader.median_ci_high = 1.01e-3;
+  rule.leader = leader;
+  EXPECT_TRUE(rule.should_stop(samples));
+  EXPECT_FALSE(rule.should_stop(std::vector<double>(samples.begin(), samples.begin() + 9)));  // least 10
+  leader.median = 1.9e-3, leader.median_ci_low = 1.85e-3, leader.median_ci_high = 1.95e-3;
+  rule.leader = leader;  // within the slower one's interval: nothing is clear
+  EXPECT_FALSE(rule.should_stop(samples));
+  leader.median = 1.0e-3, leader.median_ci_low = 0.99e-3, leader.median_ci_high = 1.01e-3;
+  rule.leader = leader;
+  rule.decision.margin = 0.5;  // the slower one's interval starts 44% above the leader's: not 50%
+  EXPECT_FALSE(rule.should_stop(samples));
+}
+
 TEST(StoppingRule, BatchesAreSizedByTimeAndBounded) {
   const StoppingRule rule = adaptive();
   EXPECT_EQ(rule.next_batch(std::vector<double>{}), rule.min_samples);
