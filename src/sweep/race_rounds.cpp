@@ -45,6 +45,14 @@ CaseResult round_case(const CaseResult& swept, double median_us) {
   return r;
 }
 
+// A case's statistics in microseconds (the results' unit) as seconds (the sampler's).
+SampleStats in_seconds(SampleStats us) {
+  for (double* v : {&us.median, &us.mean, &us.min, &us.max, &us.p5, &us.p95, &us.stddev, &us.median_ci_low,
+                    &us.median_ci_high})
+    *v *= 1e-6;
+  return us;
+}
+
 }  // namespace
 
 CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t side_by_side) {
@@ -64,8 +72,8 @@ CaseResult pool_race_rounds(const std::vector<CaseResult>& rounds, std::size_t s
 
 std::optional<SampleStats> round_leader_s(const Case& c, const Plan& plan,
                                           const std::map<std::size_t, std::vector<CaseResult>>& rounds) {
-  std::optional<SampleStats> leader;
-  if (!c.group.is_world()) return leader;
+  if (!c.group.is_world()) return std::nullopt;
+  const SampleStats* best = nullptr;  // microseconds, as the results keep it
   for (const Case& other : plan.cases) {
     if (other.setting_index == c.setting_index || other.collective != c.collective ||
         other.bytes != c.bytes || other.placement != c.placement || !other.group.is_world())
@@ -73,13 +81,10 @@ std::optional<SampleStats> round_leader_s(const Case& c, const Plan& plan,
     const auto it = rounds.find(other.index);
     if (it == rounds.end() || it->second.size() != 1 || it->second.front().status != CaseStatus::Ok) continue;
     const SampleStats& t = it->second.front().time_us;
-    if (leader && leader->median_ci_high <= t.median_ci_high * 1e-6) continue;
-    leader = t;
-    for (double* v : {&leader->median, &leader->mean, &leader->min, &leader->max, &leader->p5, &leader->p95,
-                      &leader->stddev, &leader->median_ci_low, &leader->median_ci_high})
-      *v *= 1e-6;
+    if (!best || t.median_ci_high < best->median_ci_high) best = &t;
   }
-  return leader;
+  if (!best) return std::nullopt;
+  return in_seconds(*best);
 }
 
 StoppingRule with_round_leader(StoppingRule round, const Case& c, const Plan& plan,

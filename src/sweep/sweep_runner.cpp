@@ -1,5 +1,7 @@
 #include "sweep/sweep_runner.hpp"
 
+#include <optional>
+
 #include "core/errors.hpp"
 #include "measure/cpu_clock.hpp"
 #include "sweep/session_cache.hpp"
@@ -55,13 +57,9 @@ CaseResult run_one(const SweepRun& ctx, SettingSession& session, const Setting& 
   std::optional<std::string> local;
   CaseResult result;
   try {
-    if (!ctx.case_rule) {
-      result = session.run_case(c, setting, ctx.plan.options);
-    } else {
-      SweepOptions options = ctx.plan.options;
-      options.stopping = ctx.case_rule(c);
-      result = session.run_case(c, setting, options);
-    }
+    std::optional<SweepOptions> own;  // the case's own stopping rule, where the run gives one
+    if (ctx.case_rule) own.emplace(ctx.plan.options).stopping = ctx.case_rule(c);
+    result = session.run_case(c, setting, own ? *own : ctx.plan.options);
   } catch (const Error& e) {
     local = e.what();
   }

@@ -378,6 +378,17 @@ TEST(Margin, TheSweepsMarginDecidesRacingTheRemeasureAndTheTuningAlike) {
       if (c.setting == "slow") EXPECT_TRUE(c.raced_out.has_value());
 }
 
+// The cases a raced sweep of `plan` on `backend` keeps (on one rank, nothing interrupting it).
+std::vector<CaseResult> race_on(const Plan& plan, Backend& backend) {
+  LocalControlPlane control;
+  std::vector<CaseResult> kept;
+  CaseCollector keep(kept);
+  NoticeSink display;
+  EXPECT_TRUE(
+      run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
+  return kept;
+}
+
 // Opens per setting of a raced sweep of `speed` whose backend keeps `kept` settings open.
 std::size_t opens_when_keeping(std::size_t kept) {
   const std::map<std::string, double> speed{
@@ -387,13 +398,7 @@ std::size_t opens_when_keeping(std::size_t kept) {
   const Plan plan = race_plan(names, true);
   NoisyBackend backend(speed, 3);
   backend.kept = kept;
-  LocalControlPlane control;
-  std::vector<CaseResult> kept_cases;
-  CaseCollector keep(kept_cases);
-  ResultSink display;
-  EXPECT_TRUE(
-      run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
-  EXPECT_EQ(kept_cases.size(), plan.cases.size());
+  EXPECT_EQ(race_on(plan, backend).size(), plan.cases.size());
   return backend.opened;
 }
 
@@ -404,12 +409,7 @@ TEST(RacedSweep, RoundZeroGivesEachCaseAfterTheFirstAtItsSizeTheFastestSoFar) {
     const Plan plan = race_plan({"default", "a", "b"}, true);
     NoisyBackend backend({{"default", 1.0}, {"a", 1.0}, {"b", 0.5}}, 77);
     backend.kept = kept;
-    LocalControlPlane control;
-    std::vector<CaseResult> kept_cases;
-    CaseCollector keep(kept_cases);
-    NoticeSink display;
-    EXPECT_TRUE(
-        run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
+    race_on(plan, backend);
     EXPECT_GT(backend.measured.size(), plan.cases.size());  // later rounds ran, with no leader
     EXPECT_EQ(backend.led, plan.cases.size() - plan.cases.size() / 3)
         << kept;  // 8 sizes x 2 placements first
@@ -485,13 +485,8 @@ RuledTrials ruled_trials(const std::map<std::string, double>& speed, int trials,
   for (int t = 0; t < trials; ++t) {
     const Plan plan = race_plan(names, true);
     RuledBackend backend(speed, seed + static_cast<std::uint64_t>(t));
-    LocalControlPlane control;
-    std::vector<CaseResult> kept;
-    CaseCollector keep(kept);
-    NoticeSink display;
-    EXPECT_TRUE(
-        run_raced_sweep(SweepRun{plan, backend, control, [] { return false; }}, display, keep).complete);
-    const Recommendation rec = tune(synthetic_document("mpi", plan.settings, kept), TuneOptions{});
+    const Recommendation rec =
+        tune(synthetic_document("mpi", plan.settings, race_on(plan, backend)), TuneOptions{});
     out.not_default += rec.defaults_best() ? 0 : 1;
     std::size_t won = 0;
     for (const auto& d : rec.sizes) won += d.winner == winner ? 1 : 0;
