@@ -4,8 +4,10 @@
 #     and no other node (target: at least 9 of 10);
 #   - straggler: rank 2 (node n3) under a CPU limit (cgroup v2 cpu.max, or v1 cpu.cfs_quota_us
 #     where the cpu controller is on v1): the runs that name rank 2 as the straggler, and no other;
-#   - healthy: no shaping, no limit: the runs with no slow-node finding (target: 10 of 10), and
-#     those with no straggler finding (`straggler`, from the CPU shares; `straggler-arrivals`, from
+#   - slow pair: only the route n2 <-> n4 shaped to 100 Mbit (scripts/cluster.sh shape-pair): the
+#     runs that name that pair (confirmed alone) and no other pair or node (target: at least 9 of 10);
+#   - healthy: no shaping, no limit: the runs with no slow-node finding (target: 10 of 10), with no
+#     slow-pair finding (target: 10 of 10), and those with no straggler finding (`straggler`, from the CPU shares; `straggler-arrivals`, from
 #     the arrivals alone, on a row of its own).
 # Every run is `mpirun --map-by ppr:1:node -np 4 commtune doctor --quick --json`; the load average
 # is printed at the start and the end (the rates need a fairly quiet machine).
@@ -42,6 +44,9 @@ if [ "${1:-}" = --inside ]; then
     bash "$here/cluster.sh" shape n4 100mbit
     doctor "$work/shaped-$i.json" BENCH_LIMIT_DIR= BENCH_LIMIT_RANK=
     bash "$here/cluster.sh" unshape n4
+    bash "$here/cluster.sh" shape-pair n2 n4 100mbit
+    doctor "$work/pair-$i.json" BENCH_LIMIT_DIR= BENCH_LIMIT_RANK=
+    bash "$here/cluster.sh" unshape-pair n2 n4
     doctor "$work/limited-$i.json" BENCH_LIMIT_DIR="$requests" BENCH_LIMIT_RANK=2
   done
   exit 0
@@ -110,16 +115,19 @@ def rate(label, kind, ok):
             missing += 1
             continue
         hits += ok(fs)
-        seen.append(";".join(subjects(fs, "slow-node") + subjects(fs, "straggler") +
+        seen.append(";".join(subjects(fs, "slow-node") + subjects(fs, "slow-pair") + subjects(fs, "straggler") +
                              [s + " (arrivals)" for s in subjects(fs, "straggler-arrivals")]) or "-")
     rows.append((label, f"{hits}/{runs}", missing, " | ".join(seen)))
 rate("shaped n4: n4 is the slow node, no other", "shaped", lambda fs: subjects(fs, "slow-node") == ["node n4"])
+rate("shaped route n2 <-> n4: that pair, no other, no node", "pair",
+     lambda fs: subjects(fs, "slow-pair") == ["n2 <-> n4"] and not subjects(fs, "slow-node"))
 rate(f"rank 2 at {percent}% CPU: the straggler, no other", "limited", lambda fs: [s.split(" (")[0] for s in subjects(fs, "straggler")] == ["rank 2"])
 rate("healthy: no slow-node finding", "healthy", lambda fs: not subjects(fs, "slow-node"))
+rate("healthy: no slow-pair finding", "healthy", lambda fs: not subjects(fs, "slow-pair"))
 rate("healthy: no straggler finding", "healthy", lambda fs: not subjects(fs, "straggler"))
 rate("shaped n4: no straggler finding", "shaped", lambda fs: not subjects(fs, "straggler"))
 rate("healthy: no straggler-arrivals (info) finding", "healthy", lambda fs: not subjects(fs, "straggler-arrivals"))
-print(f"{'check':<52} {'rate':>6} {'no file':>7}  named per run (slow-node; straggler)")
+print(f"{'check':<52} {'rate':>6} {'no file':>7}  named per run (slow-node; slow-pair; straggler)")
 for label, r, missing, seen in rows:
     print(f"{label:<52} {r:>6} {missing:>7}  {seen}")
 PY

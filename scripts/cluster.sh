@@ -22,6 +22,9 @@
 #   oob_tcp_if_include / mpi_yield_when_idle (so srun and salloc ... mpirun use TCP too).
 #
 #   scripts/cluster.sh shape NODE RATE | unshape NODE     (inside COMMAND: re-shape a node)
+#   scripts/cluster.sh shape-pair NODE NODE RATE | unshape-pair NODE NODE
+#                                                 (inside COMMAND: only the route between two nodes,
+#                                                 both directions, e.g. a bad cable between them)
 #
 # Exit: COMMAND's exit code; 77 when it cannot run here (not root, no namespaces, a package
 # missing: scripts/setup.sh installs them), with the reason on stderr; 2 on a bad option.
@@ -43,6 +46,15 @@ unshape_node() {  # ID NODE
   ip netns exec "$id-$node" tc qdisc del dev eth0 root 2>/dev/null || true
   ip netns exec "$id-br" tc qdisc del dev "p$i" root 2>/dev/null || true
 }
+# Only the traffic between two nodes: on each one's eth0 an htb qdisc with no default class (what no
+# filter picks leaves unshaped) and one class at RATE, which a u32 filter gives what goes to the other
+# node's address.
+shape_pair_end() {  # ID NODE OTHER RATE
+  local id=$1 node=$2 other=${3#n} rate=$4
+  ip netns exec "$id-$node" tc qdisc replace dev eth0 root handle 1: htb r2q 1000
+  ip netns exec "$id-$node" tc class replace dev eth0 parent 1: classid 1:30 htb rate "$rate" burst 32kbit
+  ip netns exec "$id-$node" tc filter replace dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$subnet.$other/32" flowid 1:30
+}
 check_node_name() { [[ $1 =~ ^n[1-9][0-9]?$ ]] || bad "not a node name: '$1' (n1, n2, ...)"; }
 check_rate() { [[ $1 =~ ^[1-9][0-9]*(kbit|mbit|gbit)$ ]] || bad "not a rate: '$1' (e.g. 100mbit)"; }
 
@@ -51,6 +63,20 @@ case "${1:-}" in
     [ -n "${CLUSTER_ID:-}" ] || bad "$1: only inside a cluster (CLUSTER_ID is not set)"
     check_node_name "${2:-}"
     if [ "$1" = shape ]; then check_rate "${3:-}"; shape_node "$CLUSTER_ID" "$2" "$3"; else unshape_node "$CLUSTER_ID" "$2"; fi
+    exit 0 ;;
+  shape-pair | unshape-pair)
+    [ -n "${CLUSTER_ID:-}" ] || bad "$1: only inside a cluster (CLUSTER_ID is not set)"
+    check_node_name "${2:-}"
+    check_node_name "${3:-}"
+    [ "$2" != "$3" ] || bad "$1: two different nodes, got '$2' twice"
+    if [ "$1" = shape-pair ]; then
+      check_rate "${4:-}"
+      shape_pair_end "$CLUSTER_ID" "$2" "$3" "$4"
+      shape_pair_end "$CLUSTER_ID" "$3" "$2" "$4"
+    else
+      unshape_node "$CLUSTER_ID" "$2"
+      unshape_node "$CLUSTER_ID" "$3"
+    fi
     exit 0 ;;
 esac
 

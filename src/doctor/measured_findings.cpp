@@ -71,10 +71,17 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m) {
   return out;
 }
 
-std::vector<Finding> find_bad_pairs(const PairMatrix& m) {
+namespace {
+
+struct BadPair {
+  int i = 0, j = 0;
+  double pair = 0, rest = 0;  // the pair's faster direction; the slowest other link of either end
+};
+
+std::vector<BadPair> bad_pairs(const PairMatrix& m) {
   if (m.size() < 3) return {};
   const double mg = margin(m);
-  std::vector<Finding> out;
+  std::vector<BadPair> out;
   for (int i = 0; i < m.size(); ++i)
     for (int j = i + 1; j < m.size(); ++j) {
       if (at(m, i, j).gbps.empty() || at(m, j, i).gbps.empty()) continue;
@@ -84,14 +91,30 @@ std::vector<Finding> find_bad_pairs(const PairMatrix& m) {
       split_links(m, j, i, rest_j, unused);
       const double rest = std::min(rest_i.low, rest_j.low);
       if (rest_i.count == 0 || rest_j.count == 0 || !(pair < rest * (1 - mg))) continue;
-      out.push_back(Finding{
-          "slow-pair", Severity::Warning, name(m, i) + " <-> " + name(m, j),
-          printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or more "
-                        "(margin %.0f%%)",
-                        pair, rest, mg * 100),
-          "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
-          "the switch ports and the routing between them"});
+      out.push_back(BadPair{i, j, pair, rest});
     }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> bad_pair_members(const PairMatrix& m) {
+  std::vector<std::pair<int, int>> out;
+  for (const BadPair& p : bad_pairs(m)) out.emplace_back(p.i, p.j);
+  return out;
+}
+
+std::vector<Finding> find_bad_pairs(const PairMatrix& m) {
+  const double mg = margin(m);
+  std::vector<Finding> out;
+  for (const BadPair& p : bad_pairs(m))
+    out.push_back(Finding{
+        "slow-pair", Severity::Warning, name(m, p.i) + " <-> " + name(m, p.j),
+        printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or more "
+                      "(margin %.0f%%)",
+                      p.pair, p.rest, mg * 100),
+        "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
+        "the switch ports and the routing between them"});
   return out;
 }
 

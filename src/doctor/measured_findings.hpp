@@ -3,6 +3,7 @@
 // beyond the noise. The margin a difference must clear is max(kMinMargin, the map's own noise:
 // the median over entries of (p95 - p5) / median of their samples).
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "ceiling/ceiling.hpp"
@@ -21,6 +22,8 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m);
 // Bad pair: one pair's link slower, beyond the margin, than every other link of both its ends,
 // whose other links are fine (so not a slow node).
 std::vector<Finding> find_bad_pairs(const PairMatrix& m);
+// The members (lower, higher) of each pair find_bad_pairs names, in its order.
+std::vector<std::pair<int, int>> bad_pair_members(const PairMatrix& m);
 // Links far below the ceiling: under half of it (warning where a published range exists, else
 // information).
 std::vector<Finding> find_links_below_ceiling(const PairMatrix& m, const std::optional<Ceiling>& ceiling);

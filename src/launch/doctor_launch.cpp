@@ -76,40 +76,6 @@ std::vector<Finding> system_findings(ControlPlane& control, const std::string& r
 
 namespace {
 
-// A map's slow nodes and slow pairs: what a second map must see again before it is named.
-std::vector<Finding> slow_links(const PairMatrix& m) {
-  std::vector<Finding> out = find_slow_nodes(m);
-  for (Finding& f : find_bad_pairs(m)) out.push_back(std::move(f));
-  return out;
-}
-
-}  // namespace
-
-std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
-                                          const std::function<std::optional<PairMatrix>()>& measure_again) {
-  const std::vector<Finding> first = map && control.rank() == 0 ? slow_links(*map) : std::vector<Finding>{};
-  if (!broadcast_value(control, !first.empty())) return {};
-  const std::optional<PairMatrix> again = measure_again();
-  if (control.rank() != 0) return {};
-  const std::vector<Finding> second = again ? slow_links(*again) : std::vector<Finding>{};
-  std::vector<Finding> out;
-  for (Finding f : first) {
-    const bool seen = std::any_of(second.begin(), second.end(),
-                                  [&](const Finding& g) { return g.id == f.id && g.subject == f.subject; });
-    if (seen) {
-      f.evidence += "; confirmed by a second map after the sweep";
-    } else {
-      f = Finding{f.id + "-transient", Severity::Info, f.subject,
-                  f.evidence + "; not seen again in a second map after the sweep",
-                  "a burst of load or traffic during the first map: run the doctor again if it recurs"};
-    }
-    out.push_back(std::move(f));
-  }
-  return out;
-}
-
-namespace {
-
 // Whether any node runs more ranks than it has cores: then the scheduler, not a rank, decides who
 // comes in last (an algorithm's root, on the critical path, is descheduled as often as not).
 bool any_node_oversubscribed(ControlPlane& control) {
@@ -181,10 +147,11 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
   sink.begin(RunHeader{plan, BackendKind::Mpi, provenance});
   InterruptWatch interrupt(std::chrono::seconds(60));
   sink.end(run_sweep(SweepRun{plan, backend, control, [&] { return interrupt.requested(); }}, sink));
-  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, map, [&] {
-    return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes,
-                            pairwise);
-  });
+  const std::vector<Finding> confirmed =
+      confirmed_slow_nodes(control, map, [&](const std::optional<std::vector<Round>>& rounds) {
+        return measure_pairwise(MPI_COMM_WORLD, control.locality().local_rank, control.locality().nnodes,
+                                pairwise, rounds);
+      });
   DoctorMeasurement measured{.backend = BackendKind::Mpi,
                              .map = map,
                              .confirmed = confirmed,

@@ -13,6 +13,7 @@
 #include "doctor/doctor_report.hpp"
 #include "doctor/finding.hpp"
 #include "pairwise/pair_matrix.hpp"
+#include "pairwise/round_robin.hpp"
 #include "plan/sweep_options.hpp"
 #include "results/case_result.hpp"
 
@@ -22,12 +23,16 @@ namespace commtune {
 // prefixed with its host when there are several.
 std::vector<Finding> system_findings(ControlPlane& control, const std::string& root);
 
-// A slow node or a slow pair is re-measured before it is named, like the tuner's finalists: a second
-// map (`measure_again`, which every rank calls) must find the same node or pair (a burst of
-// contention during one map names none; it is reported as information, `slow-node-transient` or
-// `slow-pair-transient`). Every rank takes rank 0's decision to measure again.
+// A slow node or a slow pair is re-measured before it is named, like the tuner's finalists. A slow
+// node: a second whole map must find it again. A slow pair: measured again alone, one pair at a time
+// with its ends against a third member (doctor/alone_rounds.hpp), it must still be slow; pairs that
+// only lose to the pairs measured beside them (a shared route, shared CPUs) are not bad links. What
+// is not seen again is information (`slow-node-transient`, `slow-pair-transient`). Every rank calls
+// `measure_again` as rank 0 decides: with std::nullopt for a whole map, with rounds for those only.
+using MeasureMapAgain =
+    std::function<std::optional<PairMatrix>(const std::optional<std::vector<Round>>& rounds)>;
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
-                                          const std::function<std::optional<PairMatrix>()>& measure_again);
+                                          const MeasureMapAgain& measure_again);
 
 // The doctor's one small sweep: the default setting's out-of-place all-reduce from 8 B to 1 MiB
 // (64 KiB with --quick), every size for its whole time.

@@ -244,16 +244,16 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
   const std::optional<NodeGpuMeasurement> node_gpus =
       measure_node_gpus(control, command, launch, maps, facts);
   const DoctorSweep swept = sweep_cases(control, launch, command, layout, facts, ceiling);
-  const auto first_matrix = [](const NcclPairwiseMap& m) {
-    return m.first() ? std::optional<PairMatrix>(*m.first()) : std::nullopt;
-  };
-  const std::vector<Finding> confirmed = confirmed_slow_nodes(control, first_matrix(map), [&] {
-    return first_matrix(measure_nccl_pairwise(control, command, launch.nccl, maps.main));
-  });
+  const std::vector<Finding> confirmed =
+      confirmed_slow_nodes(control, map.first_matrix(), [&](const std::optional<std::vector<Round>>& rounds) {
+        NcclPairwisePlan again = maps.main;
+        again.rounds = rounds;
+        return measure_nccl_pairwise(control, command, launch.nccl, again).first_matrix();
+      });
   int code = 0;
   if (control.rank() == 0) {
     const DoctorMeasurement measured{.backend = BackendKind::Nccl,
-                                     .map = first_matrix(map),
+                                     .map = map.first_matrix(),
                                      .map_failure = map.failure,
                                      .confirmed = confirmed,
                                      .cases = swept.cases,

@@ -1,13 +1,15 @@
 #pragma once
 // The pairwise map on the MPI host backend: one rank per node (the first of each node) when the
 // job spans several nodes, every rank when it runs on one; the round-robin schedule, each round's
-// pairs exchanging at once with MPI_Sendrecv (both directions), rounds separated by a barrier.
+// pairs exchanging at once with MPI_Sendrecv (both directions), rounds separated by a barrier that
+// waits without spinning (a member not measuring leaves the CPU to those that are).
 #include <cstddef>
 #include <optional>
 
 #include <mpi.h>
 
 #include "pairwise/pair_matrix.hpp"
+#include "pairwise/round_robin.hpp"
 
 namespace commtune {
 
@@ -20,7 +22,9 @@ struct PairwiseOptions {
 
 // Every rank of `world` calls it, with its local rank on its node and the job's node count (the
 // control plane's locality); world rank 0 gets the matrix, the others nothing.
+// `rounds`: these pairs only, in this order (a re-measure); std::nullopt: every pair, round robin.
 std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes,
-                                           const PairwiseOptions& options);
+                                           const PairwiseOptions& options,
+                                           const std::optional<std::vector<Round>>& rounds = std::nullopt);
 
 }  // namespace commtune

@@ -78,4 +78,18 @@ slow = [f["subject"] for f in d["findings"] if f["id"] == "slow-node"]
 assert slow == ["node n4"], d["findings"]
 assert d["pairwise"]["members"] == ["n1", "n2", "n3", "n4"], d["pairwise"]["members"]
 PY
+say "doctor, one rank per node, the route n2 <-> n4 shaped to 100 Mbit: that pair, confirmed alone, and no slow node"
+bash "$ROOT/scripts/cluster.sh" shape-pair n2 n4 100mbit
+status=0
+"${MPIRUN[@]}" --map-by ppr:1:node -np 4 "$COMMTUNE" doctor --quick --json "$WORK/doctor-pair.json" > "$WORK/doctor-pair.txt" 2>&1 || status=$?
+bash "$ROOT/scripts/cluster.sh" unshape-pair n2 n4
+[ "$status" -eq 1 ] || { tail -20 "$WORK/doctor-pair.txt"; die "doctor exit $status, wanted 1 (a warning)"; }
+python3 - "$WORK/doctor-pair.json" <<'PY' || die "doctor's slow pair"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [(f["id"], f["subject"]) for f in d["findings"] if f["id"].startswith(("slow-pair", "slow-node"))]
+assert ids == [("slow-pair", "n2 <-> n4")], d["findings"]
+g = d["pairwise"]["gbps"]
+assert max(g[1][3], g[3][1]) < 0.0125 * 1.1, g  # 100 Mbit/s is 0.0125 GB/s
+PY
 echo "cluster mpirun checks: all passed"

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "control/local_control_plane.hpp"
+#include "doctor/alone_rounds.hpp"
 #include "doctor/measured_findings.hpp"
 #include "launch/doctor_parts.hpp"
 #include "unit/golden.hpp"
@@ -98,25 +99,96 @@ TEST(MeasuredFindings, ASingleSlowPairIsABadLink) {
   EXPECT_TRUE(find_slow_nodes(m).empty());
 }
 
-// A slow pair is named only when a second map, measured after the sweep, sees it again; a pair
-// slow in one map only is information (a burst of traffic), as a slow node is.
-TEST(MeasuredFindings, ASlowPairIsNamedOnlyWhenASecondMapSeesItAgain) {
-  const auto slow_pair = [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; };
-  const PairMatrix first = synthetic(4, 1.0, 0.05, slow_pair);
+// Only the entries of `rounds`' pairs (both directions) kept: a re-measure of those pairs alone.
+PairMatrix only(PairMatrix m, const std::vector<Round>& rounds) {
+  std::set<std::pair<int, int>> kept;
+  for (const Round& r : rounds)
+    for (const auto& [a, b] : r) kept.insert({a, b}), kept.insert({b, a});
+  for (int i = 0; i < m.size(); ++i)
+    for (int j = 0; j < m.size(); ++j)
+      if (!kept.count({i, j})) m.entries[i][j] = PairEntry{};
+  return m;
+}
+
+const auto kSlowPair14 = [](int i, int j) { return (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0; };
+
+TEST(AloneRounds, EachSuspectPairAloneWithItsEndsAgainstTheFastestThirdMember) {
+  // n2 (index 1) is slow to everyone: the reference for the pair n1 <-> n4 is n3, not n2.
+  const PairMatrix m = synthetic(4, 1.0, 0.05, [](int i, int j) {
+    return i == 1 || j == 1 ? 0.5 : (i == 0 && j == 3) || (i == 3 && j == 0) ? 0.3 : 1.0;
+  });
+  const std::vector<Round> rounds = alone_rounds(m, {{0, 3}});
+  EXPECT_EQ(rounds, (std::vector<Round>{{{0, 3}}, {{0, 2}}, {{2, 3}}}));
+  // Two suspects sharing a reference pair measure it once.
+  const std::vector<Round> two = alone_rounds(synthetic(4, 1.0, 0.05, kSlowPair14), {{0, 3}, {0, 1}});
+  std::set<Round> distinct(two.begin(), two.end());
+  EXPECT_EQ(distinct.size(), two.size());
+  for (const Round& r : two) EXPECT_EQ(r.size(), 1u);
+  EXPECT_TRUE(alone_rounds(synthetic(2, 1.0, 0.05, kSlowPair14), {{0, 1}}).empty());
+}
+
+// A slow pair is measured again alone (its ends against a third member, one pair at a time) and
+// named only when it is still slow; a pair that was slow only beside the pair measured with it in
+// its map's round (a shared route or CPUs) is information.
+TEST(MeasuredFindings, ASlowPairIsNamedOnlyWhenItIsSlowMeasuredAlone) {
+  const PairMatrix first = synthetic(4, 1.0, 0.05, kSlowPair14);
   LocalControlPlane control;
-  const auto again =
-      confirmed_slow_nodes(control, first, [&] { return synthetic(4, 1.0, 0.05, slow_pair, 2); });
+  std::vector<std::optional<std::vector<Round>>> asked;
+  const auto still_slow = [&](const std::optional<std::vector<Round>>& rounds) {
+    asked.push_back(rounds);
+    return std::optional<PairMatrix>(only(synthetic(4, 1.0, 0.05, kSlowPair14, 2), rounds.value()));
+  };
+  const auto again = confirmed_slow_nodes(control, first, still_slow);
+  ASSERT_EQ(asked.size(), 1u);  // no whole map: no slow node
+  ASSERT_TRUE(asked[0].has_value());
+  EXPECT_EQ(*asked[0], alone_rounds(first, {{0, 3}}));
   ASSERT_EQ(again.size(), 1u);
   EXPECT_EQ(again[0].id, "slow-pair");
   EXPECT_EQ(again[0].severity, Severity::Warning);
-  const auto once = confirmed_slow_nodes(control, first, [&] {
-    return synthetic(
-        4, 1.0, 0.05, [](int, int) { return 1.0; }, 3);
-  });
+  const auto fine_alone = [&](const std::optional<std::vector<Round>>& rounds) {
+    return std::optional<PairMatrix>(only(synthetic(
+                                              4, 1.0, 0.05, [](int, int) { return 1.0; }, 3),
+                                          rounds.value()));
+  };
+  const auto once = confirmed_slow_nodes(control, first, fine_alone);
   ASSERT_EQ(once.size(), 1u);
   EXPECT_EQ(once[0].id, "slow-pair-transient");
   EXPECT_EQ(once[0].severity, Severity::Info);
   EXPECT_EQ(once[0].subject, "n1 <-> n4");
+  const auto failed =
+      confirmed_slow_nodes(control, first, [](const auto&) { return std::optional<PairMatrix>(); });
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].id, "slow-pair-transient");
+}
+
+// A slow node is measured again in a whole second map, and named only when that map finds it too.
+TEST(MeasuredFindings, ASlowNodeIsNamedOnlyWhenASecondWholeMapSeesItAgain) {
+  const auto slow_node = [](int i, int j) { return i == 2 || j == 2 ? 0.1 : 1.0; };
+  const PairMatrix first = synthetic(4, 1.0, 0.05, slow_node);
+  LocalControlPlane control;
+  std::vector<std::optional<std::vector<Round>>> asked;
+  const auto again =
+      confirmed_slow_nodes(control, first, [&](const std::optional<std::vector<Round>>& rounds) {
+        asked.push_back(rounds);
+        return std::optional<PairMatrix>(synthetic(4, 1.0, 0.05, slow_node, 2));
+      });
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_FALSE(asked[0].has_value());
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].id, "slow-node");
+  EXPECT_EQ(again[0].severity, Severity::Critical);
+  const auto once = confirmed_slow_nodes(control, first, [](const auto&) {
+    return std::optional<PairMatrix>(synthetic(
+        4, 1.0, 0.05, [](int, int) { return 1.0; }, 3));
+  });
+  ASSERT_EQ(once.size(), 1u);
+  EXPECT_EQ(once[0].id, "slow-node-transient");
+  EXPECT_TRUE(confirmed_slow_nodes(control, synthetic(4, 1.0, 0.05, [](int, int) { return 1.0; }),
+                                   [&](const auto&) -> std::optional<PairMatrix> {
+                                     ADD_FAILURE() << "a healthy map is not measured again";
+                                     return std::nullopt;
+                                   })
+                  .empty());
 }
 
 TEST(MeasuredFindings, TwoMembersCannotNameASlowNode) {

@@ -3,6 +3,7 @@
 // machine's COMMTUNE_SIMULATED_SLOW_LINK, hangs and crashes through COMMTUNE_TEST_FAULT.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "backend/nccl/supervisor/nccl_pairwise.hpp"
@@ -92,6 +93,29 @@ TEST(NcclPairwiseMap, ASlowLinkIsTheSlowPair) {
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].subject, "rank 1 <-> rank 3");
   EXPECT_TRUE(find_slow_nodes(map.matrices[0]).empty());
+}
+
+// The doctor's re-measure: the plan's own rounds, one pair each, measure those pairs only; on a
+// slow link they still find it slow, against its ends' links to a third member.
+TEST(NcclPairwiseMap, ThePlansRoundsMeasureThosePairsOnly) {
+  LocalControlPlane control;
+  NcclPairwisePlan plan = plan_of(4);
+  plan.rounds = std::vector<Round>{{{1, 3}}, {{0, 1}}, {{0, 3}}};
+  const NcclPairwiseMap map = measure_nccl_pairwise(
+      control, simulated_workers({"COMMTUNE_SIMULATED_SLOW_LINK=1-3"}), short_deadlines(), plan);
+  ASSERT_FALSE(map.failure) << *map.failure;
+  ASSERT_EQ(map.matrices.size(), 1u);
+  const PairMatrix& m = map.matrices[0];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const bool planned = (i != j) && (std::min(i, j) == 1 && std::max(i, j) == 3 ||
+                                        std::min(i, j) == 0 && (std::max(i, j) == 1 || std::max(i, j) == 3));
+      EXPECT_EQ(m.entries[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].gbps.size(),
+                planned ? 5u : 0u)
+          << i << "->" << j;
+    }
+  const std::vector<std::pair<int, int>> bad = bad_pair_members(m);
+  EXPECT_EQ(bad, (std::vector<std::pair<int, int>>{{1, 3}}));
 }
 
 TEST(NcclPairwiseMap, AHungWorkerEndsTheMapWithItsReason) {

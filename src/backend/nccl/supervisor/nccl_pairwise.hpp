@@ -16,6 +16,7 @@
 #include "backend/nccl/worker_protocol.hpp"
 #include "control/control_plane.hpp"
 #include "pairwise/pair_matrix.hpp"
+#include "pairwise/round_robin.hpp"
 
 namespace commtune {
 
@@ -30,6 +31,9 @@ struct NcclPairwisePlan {
   std::vector<int>
       my_ranks;           // their job ranks, for messages ("rank 5 worker ..."); empty: the member indices
   PairwiseRequest shape;  // bytes, samples, exchanges per sample (the peer is set per round)
+  // Group 0's rounds instead of its round robin (a re-measure of chosen pairs); the other groups'
+  // stay theirs.
+  std::optional<std::vector<Round>> rounds;
 };
 
 // A plan of one group: every member's name (the map's rows) and this supervisor's members.
@@ -44,6 +48,9 @@ struct NcclPairwiseMap {
   std::optional<std::string> failure;  // every rank: why the map ended early (rank, step, cause)
 
   const PairMatrix* first() const { return matrices.empty() ? nullptr : &matrices.front(); }
+  std::optional<PairMatrix> first_matrix() const {
+    return matrices.empty() ? std::nullopt : std::optional<PairMatrix>(matrices.front());
+  }
 };
 
 // Every supervisor calls it, with the same groups; in each group, the supervisor whose workers
