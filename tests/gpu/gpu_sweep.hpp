@@ -182,8 +182,9 @@ inline void expect_nccl_provenance(nlohmann::json results, int supervisors, bool
   nlohmann::json& provenance = results["provenance"];
   ASSERT_TRUE(provenance["nccl"].is_object()) << provenance.dump(1);
   // The layout lists every rank (worker), however many supervisors run them.
-  if (results.contains("cases") && !results["cases"].empty())
+  if (results.contains("cases") && !results["cases"].empty()) {
     EXPECT_EQ(provenance["layout"]["nranks"], results["cases"][0]["nranks"]);
+  }
   EXPECT_EQ(provenance["nccl"]["supervisors"].size(), static_cast<std::size_t>(supervisors));
   EXPECT_EQ(provenance["nccl"]["emulated_nodes"], emulated);
   EXPECT_EQ(provenance["nccl"]["cuda_graph_launch"], graph);

@@ -223,7 +223,9 @@ TEST(PairedRule, TheTunersVerdictIsTheSameWithThePrunedRoundsSkipped) {
     const auto with_full = tune(sweep, TuneOptions{}, &full).sizes.front();
     const auto with_pruned = tune(sweep, TuneOptions{}, &pruned).sizes.front();
     EXPECT_EQ(with_pruned.winner, with_full.winner) << "trial " << trial << ": gain " << g;
-    if (g < 0.02) EXPECT_TRUE(with_full.winner.empty()) << "trial " << trial << ": gain " << g;
+    if (g < 0.02) {
+      EXPECT_TRUE(with_full.winner.empty()) << "trial " << trial << ": gain " << g;
+    }
     if (g >= 0.08) big_gains += 1, big_confirmed += with_full.winner == "a";
   }
   EXPECT_GT(pruned_some, 100);

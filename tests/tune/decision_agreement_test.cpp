@@ -88,7 +88,9 @@ TEST(DecisionAgreement, EveryUserReachesTheModulesVerdict) {
     const Recommendation rec = tune(doc, TuneOptions{.decision = t.rule});  // the tuner's pick
     ASSERT_EQ(rec.sizes.size(), 1u);
     EXPECT_EQ(rec.sizes[0].winner == "cand", is_faster);
-    if (!is_faster) EXPECT_NE(rec.sizes[0].reason.find(rule_text(t.rule)), std::string::npos);
+    if (!is_faster) {
+      EXPECT_NE(rec.sizes[0].reason.find(rule_text(t.rule)), std::string::npos);
+    }
     EXPECT_EQ(pick_finalists(doc, TuneOptions{.decision = t.rule}).empty(), !is_faster);
 
     const RaceVerdict race = race_verdict(index, kPairKey, {"default", "cand"}, t.rule);  // racing
@@ -98,9 +100,15 @@ TEST(DecisionAgreement, EveryUserReachesTheModulesVerdict) {
     // be within the margin of the other (racing's indifference zone); practically equal implies it.
     const bool default_within =
         within_margin_of(compare_stats(doc.cases[1].time_us, doc.cases[0].time_us), t.rule);
-    if (is_equal) EXPECT_TRUE(default_within);
-    if (!is_faster && !is_slower) EXPECT_EQ(race.decided, default_within);
-    if (race.decided && !is_faster) EXPECT_EQ(race.pick, "default");
+    if (is_equal) {
+      EXPECT_TRUE(default_within);
+    }
+    if (!is_faster && !is_slower) {
+      EXPECT_EQ(race.decided, default_within);
+    }
+    if (race.decided && !is_faster) {
+      EXPECT_EQ(race.pick, "default");
+    }
   }
   // The random pairs exercise every verdict.
   EXPECT_GT(faster, 30);
@@ -123,7 +131,9 @@ TEST(DecisionAgreement, ThePruningNeverDropsAFinalistTheTunerWouldConfirm) {
     const bool kept = !confirmable_finalists(finalists, rounds.cases, 5, DecisionRule{}).empty();
     const bool confirms = verdict_against_default(CaseIndex(rounds), "cand", kPairKey, t.rule).faster;
     SCOPED_TRACE("trial " + std::to_string(i));
-    if (confirms) EXPECT_TRUE(kept);
+    if (confirms) {
+      EXPECT_TRUE(kept);
+    }
     EXPECT_EQ(kept, still_confirmable(rounds.cases[0].time_us, rounds.cases[1].time_us));
     pruned += kept ? 0 : 1;
     confirmed += confirms ? 1 : 0;

@@ -87,8 +87,9 @@ TEST(NcclTunerCsv, FollowsTheExamplePluginFormat) {
     EXPECT_NE(std::find(protocols.begin(), protocols.end(), f[4]), protocols.end()) << line;
     const std::uint64_t lo = std::stoull(f[1]), hi = std::stoull(f[2]);
     EXPECT_LE(lo, hi) << line;
-    if (f[0] == previous_collective)
+    if (f[0] == previous_collective) {
       EXPECT_GT(lo, previous_max) << "buckets overlap or are out of order: " << line;
+    }
     EXPECT_EQ(f[6], "2");   // nNodes filled
     EXPECT_EQ(f[7], "16");  // nRanks filled
     previous_collective = f[0];
@@ -132,8 +133,12 @@ TEST(NcclEnvExport, UsesOnlyValidNcclAlgoAndProtoSyntax) {
   }
   int checked = 0;
   for (const auto& e : plan.env) {
-    if (e.name == "NCCL_ALGO") EXPECT_NO_THROW(parse_nccl_list(e.value, NcclListKind::Algorithm)) << e.value;
-    if (e.name == "NCCL_PROTO") EXPECT_NO_THROW(parse_nccl_list(e.value, NcclListKind::Protocol)) << e.value;
+    if (e.name == "NCCL_ALGO") {
+      EXPECT_NO_THROW(parse_nccl_list(e.value, NcclListKind::Algorithm)) << e.value;
+    }
+    if (e.name == "NCCL_PROTO") {
+      EXPECT_NO_THROW(parse_nccl_list(e.value, NcclListKind::Protocol)) << e.value;
+    }
     checked += e.name == "NCCL_ALGO" || e.name == "NCCL_PROTO";
   }
   EXPECT_EQ(checked, 2);

@@ -374,8 +374,11 @@ TEST(Margin, TheSweepsMarginDecidesRacingTheRemeasureAndTheTuningAlike) {
   EXPECT_TRUE(pick_finalists(at_2.doc, TuneOptions{.decision = wide}).empty());
   // The race's drops are made at the sweep's margin: slow is 40% slower, out at either.
   for (const RaceTrial* t : {&at_2, &at_10})
-    for (const auto& c : t->doc.cases)
-      if (c.setting == "slow") EXPECT_TRUE(c.raced_out.has_value());
+    for (const auto& c : t->doc.cases) {
+      if (c.setting == "slow") {
+        EXPECT_TRUE(c.raced_out.has_value());
+      }
+    }
 }
 
 // The cases a raced sweep of `plan` on `backend` keeps (on one rank, nothing interrupting it).

@@ -75,8 +75,9 @@ TEST(DataPattern, TheCheckFromOnePeriodCountsWhatTheDefinitionCounts) {
           ASSERT_EQ(v, input_value(op, n - 1, first + i, n)) << name_of(op) << " n=" << n << " i=" << i;
         }
         EXPECT_EQ(count_input_mismatches(in, DataType::Float64, op, n - 1, n, first), 0);
-        if (op != ReduceOp::Prod)  // one element off: every value differs from its neighbour's
+        if (op != ReduceOp::Prod) {  // one element off: every value differs from its neighbour's
           EXPECT_EQ(count_input_mismatches(in, DataType::Float64, op, n - 1, n, first + 1), 37);
+        }
       }
 }
 

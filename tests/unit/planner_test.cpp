@@ -39,8 +39,11 @@ TEST(Planner, RunsSettingMajorWithPlacementsAdjacent) {
 
 TEST(Planner, SettingRestrictedToACollectiveOnlyRunsIt) {
   const Plan plan = make_plan(small_sweep(), two_settings(), PlanLimits{4, 4, 0});
-  for (const auto& c : plan.cases)
-    if (c.setting_index == 1) EXPECT_EQ(c.collective, Collective::AllReduce);
+  for (const auto& c : plan.cases) {
+    if (c.setting_index == 1) {
+      EXPECT_EQ(c.collective, Collective::AllReduce);
+    }
+  }
 }
 
 TEST(Planner, RoundsGatherSizesToWholeElementsPerRank) {

@@ -156,7 +156,9 @@ TEST(NcclSweepTiming, ShortIterationsAreTimedInBlocks) {
       EXPECT_EQ(c.sample_unit, SampleUnit::Iteration);
       EXPECT_GE(iteration_s, 0.9 * kResolutionsPerBlock * kCudaEventResolutionS / 2) << c.spec.bytes;
     }
-    if (c.spec.bytes <= 1024) EXPECT_EQ(c.sample_unit, SampleUnit::Block) << c.spec.bytes;
+    if (c.spec.bytes <= 1024) {
+      EXPECT_EQ(c.sample_unit, SampleUnit::Block) << c.spec.bytes;
+    }
   }
   EXPECT_GT(blocked, 0u);
   EXPECT_GT(single, 0u);

@@ -108,8 +108,8 @@ TEST(NcclPairwiseMap, ThePlansRoundsMeasureThosePairsOnly) {
   const PairMatrix& m = map.matrices[0];
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
-      const bool planned = (i != j) && (std::min(i, j) == 1 && std::max(i, j) == 3 ||
-                                        std::min(i, j) == 0 && (std::max(i, j) == 1 || std::max(i, j) == 3));
+      const std::pair<int, int> pair{std::min(i, j), std::max(i, j)};
+      const bool planned = pair == std::pair{1, 3} || pair == std::pair{0, 1} || pair == std::pair{0, 3};
       EXPECT_EQ(m.entries[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].gbps.size(),
                 planned ? 5u : 0u)
           << i << "->" << j;
