@@ -6,12 +6,10 @@
 namespace commtune {
 namespace {
 
-// The slowest median of the two directions between a and b; 0 where either was not measured.
+// The slower median of the two directions between a and b; 0 where either was not measured.
 double slower_direction(const PairMatrix& m, int a, int b) {
-  const PairEntry& ab = m.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
-  const PairEntry& ba = m.entries[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)];
-  if (ab.gbps.empty() || ba.gbps.empty()) return 0;
-  return std::min(ab.median_gbps(), ba.median_gbps());
+  const auto both = link_medians(m, a, b);
+  return both ? std::min(both->first, both->second) : 0;
 }
 
 // The third member whose slowest link to i and j is fastest.

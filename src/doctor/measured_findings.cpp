@@ -71,21 +71,15 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m) {
   return out;
 }
 
-namespace {
-
-struct BadPair {
-  int i = 0, j = 0;
-  double pair = 0, rest = 0;  // the pair's faster direction; the slowest other link of either end
-};
-
 std::vector<BadPair> bad_pairs(const PairMatrix& m) {
   if (m.size() < 3) return {};
   const double mg = margin(m);
   std::vector<BadPair> out;
   for (int i = 0; i < m.size(); ++i)
     for (int j = i + 1; j < m.size(); ++j) {
-      if (at(m, i, j).gbps.empty() || at(m, j, i).gbps.empty()) continue;
-      const double pair = std::max(at(m, i, j).median_gbps(), at(m, j, i).median_gbps());
+      const auto both = link_medians(m, i, j);
+      if (!both) continue;
+      const double pair = std::max(both->first, both->second);
       Spread rest_i, rest_j, unused;
       split_links(m, i, j, rest_i, unused);
       split_links(m, j, i, rest_j, unused);
@@ -96,25 +90,25 @@ std::vector<BadPair> bad_pairs(const PairMatrix& m) {
   return out;
 }
 
-}  // namespace
-
 std::vector<std::pair<int, int>> bad_pair_members(const PairMatrix& m) {
   std::vector<std::pair<int, int>> out;
   for (const BadPair& p : bad_pairs(m)) out.emplace_back(p.i, p.j);
   return out;
 }
 
+Finding bad_pair_finding(const PairMatrix& m, const BadPair& p) {
+  return Finding{
+      "slow-pair", Severity::Warning, name(m, p.i) + " <-> " + name(m, p.j),
+      printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or "
+                    "more (margin %.0f%%)",
+                    p.pair, p.rest, margin(m) * 100),
+      "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
+      "the switch ports and the routing between them"};
+}
+
 std::vector<Finding> find_bad_pairs(const PairMatrix& m) {
-  const double mg = margin(m);
   std::vector<Finding> out;
-  for (const BadPair& p : bad_pairs(m))
-    out.push_back(Finding{
-        "slow-pair", Severity::Warning, name(m, p.i) + " <-> " + name(m, p.j),
-        printf_string("%.3f GB/s between them, while every other link of either runs at %.3f GB/s or more "
-                      "(margin %.0f%%)",
-                      p.pair, p.rest, mg * 100),
-        "a bad cable, port or route between these two: test the pair alone (ib_write_bw), check "
-        "the switch ports and the routing between them"});
+  for (const BadPair& p : bad_pairs(m)) out.push_back(bad_pair_finding(m, p));
   return out;
 }
 

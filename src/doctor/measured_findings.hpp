@@ -22,6 +22,12 @@ std::vector<Finding> find_slow_nodes(const PairMatrix& m);
 // Bad pair: one pair's link slower, beyond the margin, than every other link of both its ends,
 // whose other links are fine (so not a slow node).
 std::vector<Finding> find_bad_pairs(const PairMatrix& m);
+struct BadPair {
+  int i = 0, j = 0;           // its members, i < j
+  double pair = 0, rest = 0;  // its faster direction's GB/s; the slowest other link of either end
+};
+std::vector<BadPair> bad_pairs(const PairMatrix& m);  // the pairs find_bad_pairs names, in its order
+Finding bad_pair_finding(const PairMatrix& m, const BadPair& p);
 // The members (lower, higher) of each pair find_bad_pairs names, in its order.
 std::vector<std::pair<int, int>> bad_pair_members(const PairMatrix& m);
 // Links far below the ceiling: under half of it (warning where a published range exists, else

@@ -33,37 +33,28 @@ std::vector<Finding> confirm_nodes(const std::vector<Finding>& first,
   return out;
 }
 
-// The faster direction between a and b in a map of pairs measured alone; 0 where not measured.
-double pair_rate(const PairMatrix& m, int a, int b) {
-  const PairEntry& ab = m.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
-  const PairEntry& ba = m.entries[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)];
-  return ab.gbps.empty() || ba.gbps.empty() ? 0 : std::max(ab.median_gbps(), ba.median_gbps());
-}
-
 // Each slow pair of the first map, named when it is slow again measured alone (the same rule on the
 // pairs measured alone: the pair against its ends' links to a third member).
 std::vector<Finding> confirm_pairs(const PairMatrix& map, const std::optional<PairMatrix>& alone) {
-  const std::vector<Finding> first = find_bad_pairs(map);
-  const std::vector<std::pair<int, int>> members = bad_pair_members(map);
-  const std::vector<Finding> second = alone ? find_bad_pairs(*alone) : std::vector<Finding>{};
-  const std::vector<std::pair<int, int>> again =
-      alone ? bad_pair_members(*alone) : std::vector<std::pair<int, int>>{};
+  const std::vector<BadPair> again = alone ? bad_pairs(*alone) : std::vector<BadPair>{};
   std::vector<Finding> out;
-  for (std::size_t p = 0; p < first.size(); ++p) {
-    Finding f = first[p];
-    const auto seen = std::find(again.begin(), again.end(), members[p]);
+  for (const BadPair& p : bad_pairs(map)) {
+    Finding f = bad_pair_finding(map, p);
+    const auto seen =
+        std::find_if(again.begin(), again.end(), [&](const BadPair& q) { return q.i == p.i && q.j == p.j; });
     if (seen != again.end()) {
       f.evidence += "; confirmed measured alone after the sweep (one pair at a time): " +
-                    second[static_cast<std::size_t>(seen - again.begin())].evidence;
+                    bad_pair_finding(*alone, *seen).evidence;
     } else if (!alone) {
       f = transient(f, "not measured again: the re-measure alone did not complete",
                     "run the doctor again; if it recurs, test the pair alone (ib_write_bw)");
     } else {
+      const auto both = link_medians(*alone, p.i, p.j);
       f = transient(
           f,
           printf_string("measured alone after the sweep (one pair at a time) it ran at %.3f GB/s, within "
                         "the margin of its ends' other links",
-                        pair_rate(*alone, members[p].first, members[p].second)),
+                        both ? std::max(both->first, both->second) : 0.0),
           "slow only while other pairs ran beside it: a route or switch uplink it shares with them, or "
           "CPUs shared with other work; run the doctor again if it recurs");
     }

@@ -59,6 +59,13 @@ double PairEntry::spread() const {
   return s.median > 0 ? (s.p95 - s.p5) / s.median : 0;
 }
 
+std::optional<std::pair<double, double>> link_medians(const PairMatrix& m, int a, int b) {
+  const PairEntry& ab = m.entries[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+  const PairEntry& ba = m.entries[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)];
+  if (ab.gbps.empty() || ba.gbps.empty()) return std::nullopt;
+  return std::pair{ab.median_gbps(), ba.median_gbps()};
+}
+
 PairMatrix empty_matrix(std::vector<std::string> names, std::string unit, std::size_t bytes) {
   const std::size_t n = names.size();
   return PairMatrix{std::move(names), std::move(unit), bytes,

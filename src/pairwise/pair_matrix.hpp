@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,10 @@ struct PairMatrix {
 };
 
 PairMatrix empty_matrix(std::vector<std::string> names, std::string unit, std::size_t bytes);
+
+// The median GB/s of both directions between members a and b (a's entry to b, b's to a); nullopt
+// where either measured nothing.
+std::optional<std::pair<double, double>> link_medians(const PairMatrix& m, int a, int b);
 
 void write_matrix(const PairMatrix& m, std::ostream& out);  // two tables: GB/s, then us
 
