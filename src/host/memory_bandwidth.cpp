@@ -5,11 +5,15 @@
 #include <cstring>
 #include <vector>
 
+#include "host/prefaulted_memory.hpp"
+
 namespace commtune {
 
 CopyMeasurement measure_copy_bandwidth(std::size_t bytes, int copies) {
-  std::vector<char> from(bytes, 1), to(bytes, 0);  // touched: no page faults inside the timing
-  std::memcpy(to.data(), from.data(), bytes);      // one untimed copy warms the TLBs
+  const PrefaultedMemory from_pages(bytes), to_pages(bytes);  // no page faults inside the timing
+  const std::span<char> from = from_pages.bytes(), to = to_pages.bytes();
+  std::fill(from.begin(), from.end(), char{1});
+  std::memcpy(to.data(), from.data(), bytes);  // one untimed copy warms the TLBs
   std::vector<double> rates;
   volatile char observed = 0;
   for (int i = 0; i < copies; ++i) {

@@ -1,7 +1,18 @@
-// Host facts: the launcher read from its variables, and starting programs by argv.
+// Host facts: the launcher read from its variables, starting programs by argv, and the memory the
+// copy ceiling is measured in.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
 #include "host/launcher.hpp"
+#include "host/memory_bandwidth.hpp"
+#include "host/prefaulted_memory.hpp"
 #include "host/program_output.hpp"
 
 namespace commtune {
@@ -88,6 +99,39 @@ TEST(ProgramOutput, RunsByArgvWithoutAShell) {
   EXPECT_FALSE(program_output({"false"}, std::chrono::seconds(5)).has_value());
   EXPECT_FALSE(program_output({"no-such-program-commtune"}, std::chrono::seconds(5)).has_value());
   EXPECT_FALSE(program_output({"sleep", "5"}, std::chrono::milliseconds(200)).has_value());
+}
+
+TEST(PrefaultedMemory, EveryPageIsPresentBeforeItIsWritten) {
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t bytes = 8u << 20;
+  const PrefaultedMemory memory(bytes);
+  ASSERT_EQ(memory.bytes().size(), bytes);
+  std::vector<unsigned char> resident(bytes / page);
+  ASSERT_EQ(::mincore(memory.bytes().data(), bytes, resident.data()), 0);
+  const auto present =
+      std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1) != 0; });
+  utsname kernel{};
+  ASSERT_EQ(::uname(&kernel), 0);
+  int major = 0, minor = 0;
+  ASSERT_EQ(std::sscanf(kernel.release, "%d.%d", &major, &minor), 2);
+  if (major < 5 || (major == 5 && minor < 14))
+    GTEST_SKIP() << "Linux " << kernel.release << " has no MADV_POPULATE_WRITE";
+  EXPECT_EQ(present, static_cast<long>(resident.size()));
+  EXPECT_TRUE(std::all_of(memory.bytes().begin(), memory.bytes().end(), [](char c) { return c == 0; }));
+}
+
+TEST(PrefaultedMemory, IsWritableToItsLastByte) {
+  const PrefaultedMemory memory(3 * 4096 + 5);
+  memory.bytes().back() = 7;
+  memory.bytes().front() = 9;
+  EXPECT_EQ(memory.bytes().back(), 7);
+  EXPECT_EQ(memory.bytes().front(), 9);
+}
+
+TEST(CopyBandwidth, AShortCopyIsMeasuredAndNamed) {
+  const CopyMeasurement m = measure_copy_bandwidth(1u << 20, 3);
+  EXPECT_GT(m.gbps, 0.0);
+  EXPECT_NE(m.method.find("memcpy of 1 MiB, median of 3 copies"), std::string::npos);
 }
 
 }  // namespace
