@@ -44,17 +44,12 @@ Finding map_failure(const std::string& reason, BackendKind backend) {
                  "a sweep on that rank's node alone"};
 }
 
-// A node's GPU map: its slow pairs and GPUs (no second map: the node map's slow node is the one
-// confirmed), its links against the ceiling inside a node; each subject names the node.
+// A node's GPU map: its links against the ceiling inside a node (its slow GPUs and pairs are
+// re-measured: NodeGpuMeasurement::confirmed).
 std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& host,
                                        const std::optional<Ceiling>& ceiling) {
   std::vector<Finding> out;
-  for (auto more : {find_slow_nodes(m), find_bad_pairs(m), find_links_below_ceiling(m, ceiling)})
-    for (Finding f : more) {
-      if (f.id == "slow-node") f.id = "slow-gpu";
-      f.subject += " (GPUs of node " + host + ")";
-      out.push_back(std::move(f));
-    }
+  for (const Finding& f : find_links_below_ceiling(m, ceiling)) out.push_back(in_node(f, host));
   return out;
 }
 
@@ -82,6 +77,12 @@ void append(std::vector<Finding>& to, const std::vector<Finding>& more) {
 
 }  // namespace
 
+Finding in_node(Finding f, const std::string& host) {
+  if (f.id.rfind("slow-node", 0) == 0) f.id = "slow-gpu" + f.id.substr(std::string("slow-node").size());
+  f.subject += " (GPUs of node " + host + ")";
+  return f;
+}
+
 std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
   std::vector<Finding> out;
   if (m.map_failure) out.push_back(map_failure(*m.map_failure, m.backend));
@@ -90,6 +91,7 @@ std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
   if (m.map) append(out, find_links_below_ceiling(*m.map, m.ceiling));  // slow pairs: in `confirmed`
   if (m.node_gpus) {
     if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure, m.backend));
+    append(out, m.node_gpus->confirmed);
     for (const NodeGpuMatrix& node : m.node_gpus->nodes)
       append(out, node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling));
   }

@@ -34,12 +34,28 @@ using MeasureMapAgain =
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const MeasureMapAgain& measure_again);
 
+// The same for several maps measured at once (the GPUs inside each node, one group each): per
+// group, std::nullopt maps the group again whole, rounds measure those pairs alone, no rounds leave
+// it out. A phase runs only where some group has something to measure, every group's at once.
+// `maps` is rank 0's (every group's, in order; the other ranks pass none); it gets each group's
+// findings, in the same order.
+using GroupRounds = std::vector<std::optional<std::vector<Round>>>;
+using MeasureMapsAgain = std::function<std::vector<std::optional<PairMatrix>>(const GroupRounds& rounds)>;
+std::vector<std::vector<Finding>> confirmed_slow_links(ControlPlane& control,
+                                                       const std::vector<PairMatrix>& maps,
+                                                       const MeasureMapsAgain& measure_again);
+
 // The doctor's one small sweep: the default setting's out-of-place all-reduce from 8 B to 1 MiB
 // (64 KiB with --quick), every size for its whole time.
 SweepConfig doctor_sweep(bool quick, BackendKind backend);
 
 // The maps of the GPUs inside each node as the NCCL doctor measured them (jobs of several nodes):
 // each node's matrix keeps its samples for the findings; the report keeps their medians (NodeGpuMaps).
+// A finding of a node's GPU map as the report names it: the subject ends "(GPUs of node H)", and a
+// slow member of that map is a slow GPU (`slow-node` -> `slow-gpu`, `slow-node-transient` ->
+// `slow-gpu-transient`).
+Finding in_node(Finding f, const std::string& host);
+
 struct NodeGpuMatrix {
   std::string host;
   PairMatrix matrix;
@@ -47,6 +63,7 @@ struct NodeGpuMatrix {
 
 struct NodeGpuMeasurement {
   std::vector<NodeGpuMatrix> nodes;    // one per node of 2 or more ranks
+  std::vector<Finding> confirmed;      // slow GPUs and pairs, re-measured (confirmed_slow_links)
   std::optional<std::string> failure;  // why the maps ended early
   std::optional<Ceiling> ceiling;      // the path inside a node (NVLink or PCIe)
 };

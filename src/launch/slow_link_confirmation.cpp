@@ -1,5 +1,6 @@
-// confirmed_slow_nodes (launch/doctor_parts.hpp): a slow node by a second whole map, a slow pair
-// by measuring it alone (doctor/alone_rounds.hpp).
+// confirmed_slow_links and confirmed_slow_nodes (launch/doctor_parts.hpp): a slow node by a second
+// whole map, a slow pair by measuring it alone (doctor/alone_rounds.hpp), each group of maps measured
+// at once.
 #include <algorithm>
 
 #include "control/typed_messages.hpp"
@@ -63,21 +64,66 @@ std::vector<Finding> confirm_pairs(const PairMatrix& map, const std::optional<Pa
   return out;
 }
 
+// Rank 0's plan of each phase, agreed by every rank: which groups map again whole, and each
+// group's pairs to measure alone (none: the group sits that phase out).
+struct ConfirmationPlan {
+  std::vector<bool> whole;
+  std::vector<std::vector<Round>> alone;
+};
+
+ConfirmationPlan agreed_plan(ControlPlane& control, const std::vector<PairMatrix>& maps) {
+  ConfirmationPlan plan;
+  if (control.rank() == 0)
+    for (const PairMatrix& m : maps) {
+      plan.whole.push_back(!find_slow_nodes(m).empty());
+      plan.alone.push_back(alone_rounds(m, bad_pair_members(m)));
+    }
+  return {broadcast_value(control, plan.whole), broadcast_value(control, plan.alone)};
+}
+
+// The phase's maps, each group's where it measured, when any group has something to measure.
+std::vector<std::optional<PairMatrix>> measured_phase(const GroupRounds& rounds,
+                                                      const MeasureMapsAgain& measure) {
+  const bool any =
+      std::any_of(rounds.begin(), rounds.end(), [](const auto& r) { return !r.has_value() || !r->empty(); });
+  std::vector<std::optional<PairMatrix>> out =
+      any ? measure(rounds) : std::vector<std::optional<PairMatrix>>{};
+  out.resize(rounds.size());
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::vector<Finding>> confirmed_slow_links(ControlPlane& control,
+                                                       const std::vector<PairMatrix>& maps,
+                                                       const MeasureMapsAgain& measure_again) {
+  const ConfirmationPlan plan = agreed_plan(control, maps);
+  GroupRounds whole, alone;
+  for (std::size_t g = 0; g < plan.whole.size(); ++g) {
+    whole.push_back(plan.whole[g] ? std::nullopt : std::optional(std::vector<Round>{}));
+    alone.push_back(plan.alone[g]);
+  }
+  const auto again = measured_phase(whole, measure_again);
+  const auto alone_maps = measured_phase(alone, measure_again);
+  if (control.rank() != 0) return {};
+  std::vector<std::vector<Finding>> out;
+  for (std::size_t g = 0; g < maps.size(); ++g) {
+    std::vector<Finding> group =
+        confirm_nodes(find_slow_nodes(maps[g]), plan.whole[g] ? again[g] : std::nullopt);
+    for (Finding& f : confirm_pairs(maps[g], alone_maps[g])) group.push_back(std::move(f));
+    out.push_back(std::move(group));
+  }
+  return out;
+}
 
 std::vector<Finding> confirmed_slow_nodes(ControlPlane& control, const std::optional<PairMatrix>& map,
                                           const MeasureMapAgain& measure_again) {
-  const bool here = map && control.rank() == 0;
-  const std::vector<Finding> nodes = here ? find_slow_nodes(*map) : std::vector<Finding>{};
-  const std::vector<Round> alone_plan =
-      broadcast_value(control, here ? alone_rounds(*map, bad_pair_members(*map)) : std::vector<Round>{});
-  std::optional<PairMatrix> again, alone;
-  if (broadcast_value(control, !nodes.empty())) again = measure_again(std::nullopt);
-  if (!alone_plan.empty()) alone = measure_again(alone_plan);
-  if (!here) return {};
-  std::vector<Finding> out = confirm_nodes(nodes, again);
-  for (Finding& f : confirm_pairs(*map, alone)) out.push_back(std::move(f));
-  return out;
+  std::vector<PairMatrix> maps;
+  if (map && control.rank() == 0) maps.push_back(*map);
+  const auto groups = confirmed_slow_links(control, maps, [&](const GroupRounds& rounds) {
+    return std::vector<std::optional<PairMatrix>>{measure_again(rounds.at(0))};
+  });
+  return groups.empty() ? std::vector<Finding>{} : groups.front();
 }
 
 }  // namespace commtune

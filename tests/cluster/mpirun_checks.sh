@@ -55,6 +55,30 @@ stragglers = [f["subject"] for f in d["findings"] if f["id"] == "straggler"]
 assert stragglers == ["rank 5 (host n3)"], d["findings"]
 PY
 
+say "mpirun -np 9, 3 ranks on each of 3 nodes: the NCCL doctor names a slow GPU pair inside n2, confirmed alone"
+# Simulated workers slow a link between their communicator's members 1 and 2 where told: only n2's
+# local ranks 1 and 2 are (its node map's members 1 and 2, ranks 4 and 5); no node-map member is.
+cat > "$WORK/slow-in-n2.sh" <<'SH'
+#!/bin/bash
+export COMMTUNE_SIMULATED_GPUS=4
+if [ "$(hostname)" = n2 ] && [ "${OMPI_COMM_WORLD_LOCAL_RANK:-0}" -ge 1 ]; then export COMMTUNE_SIMULATED_SLOW_LINK=1-2; fi
+exec "$@"
+SH
+status=0
+"${MPIRUN[@]}" -np 9 --map-by ppr:3:node --oversubscribe bash "$WORK/slow-in-n2.sh" "$SIMULATED" doctor --backend nccl \
+  --quick --system-root "$ROOT/tests/fixtures/systems/pcie-4gpu" --json "$WORK/doctor-gpu-pair.json" \
+  > "$WORK/doctor-gpu-pair.txt" 2>&1 || status=$?
+[ "$status" -eq 1 ] || { tail -30 "$WORK/doctor-gpu-pair.txt"; die "NCCL doctor with a slow GPU pair: exit $status, not 1"; }
+python3 - "$WORK/doctor-gpu-pair.json" <<'PY' || { cat "$WORK/doctor-gpu-pair.txt"; die "the slow GPU pair of n2"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [m["host"] for m in d["node_gpus"]["maps"]] == ["n1", "n2", "n3"], d["node_gpus"]
+pairs = [f for f in d["findings"] if f["id"].startswith("slow-pair")]
+assert [(f["id"], f["subject"]) for f in pairs] == [("slow-pair", "rank 4 <-> rank 5 (GPUs of node n2)")], pairs
+assert "confirmed measured alone" in pairs[0]["evidence"], pairs[0]
+assert not [f for f in d["findings"] if f["id"].startswith(("slow-gpu", "slow-node"))], d["findings"]
+PY
+
 say "n4 shaped to 100 Mbit: compare against the unshaped run exits 1, large sizes slower than the link allows"
 ALLREDUCE=(sweep --collectives allreduce --placement out -b 8K -e 2M -f 16 -n 8 -w 1)
 "${MPIRUN[@]}" -np 8 "$COMMTUNE" "${ALLREDUCE[@]}" --out "$WORK/fast.json" > /dev/null 2>&1

@@ -191,6 +191,53 @@ TEST(MeasuredFindings, ASlowNodeIsNamedOnlyWhenASecondWholeMapSeesItAgain) {
                   .empty());
 }
 
+// Several maps at once (the GPUs inside each node): each group's suspects are re-measured in the
+// same phase, the groups with none sit it out, and each group's findings are its own.
+TEST(MeasuredFindings, EachGroupsSuspectsAreMeasuredAgainTogetherAndTheOthersSitOut) {
+  const auto slow_node = [](int i, int j) { return i == 2 || j == 2 ? 0.1 : 1.0; };
+  const auto healthy = [](int, int) { return 1.0; };
+  const std::vector<PairMatrix> maps{synthetic(4, 1.0, 0.05, healthy), synthetic(4, 1.0, 0.05, kSlowPair14),
+                                     synthetic(4, 1.0, 0.05, slow_node)};
+  LocalControlPlane control;
+  std::vector<GroupRounds> asked;
+  const auto found = confirmed_slow_links(control, maps, [&](const GroupRounds& rounds) {
+    asked.push_back(rounds);
+    std::vector<std::optional<PairMatrix>> out;
+    for (std::size_t g = 0; g < rounds.size(); ++g) {
+      const PairMatrix again = synthetic(4, 1.0, 0.05,
+                                         g == 1   ? kSlowPair14
+                                         : g == 2 ? slow_node
+                                                  : healthy,
+                                         7);
+      out.push_back(rounds[g] ? only(again, *rounds[g]) : again);
+    }
+    return out;
+  });
+  ASSERT_EQ(asked.size(), 2u);  // a whole map for group 2's slow member, then group 1's pair alone
+  EXPECT_EQ(asked[0], (GroupRounds{std::vector<Round>{}, std::vector<Round>{}, std::nullopt}));
+  EXPECT_EQ(asked[1],
+            (GroupRounds{std::vector<Round>{}, alone_rounds(maps[1], {{0, 3}}), std::vector<Round>{}}));
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_TRUE(found[0].empty());
+  ASSERT_EQ(found[1].size(), 1u);
+  EXPECT_EQ(found[1][0].id, "slow-pair");
+  EXPECT_EQ(found[1][0].subject, "n1 <-> n4");
+  ASSERT_EQ(found[2].size(), 1u);
+  EXPECT_EQ(found[2][0].id, "slow-node");
+  EXPECT_EQ(found[2][0].subject, "node n3");
+  const Finding gpu = in_node(found[2][0], "h7");
+  EXPECT_EQ(gpu.id, "slow-gpu");
+  EXPECT_EQ(gpu.subject, "node n3 (GPUs of node h7)");
+  EXPECT_EQ(in_node(Finding{"slow-node-transient", Severity::Info, "n3", "", ""}, "h7").id,
+            "slow-gpu-transient");
+  const auto none = confirmed_slow_links(control, {maps[0], maps[0]}, [&](const GroupRounds&) {
+    ADD_FAILURE() << "healthy maps are not measured again";
+    return std::vector<std::optional<PairMatrix>>{};
+  });
+  ASSERT_EQ(none.size(), 2u);
+  EXPECT_TRUE(none[0].empty() && none[1].empty());
+}
+
 TEST(MeasuredFindings, TwoMembersCannotNameASlowNode) {
   const auto m = synthetic(2, 1.0, 0.05, [](int, int) { return 0.01; });
   EXPECT_TRUE(find_slow_nodes(m).empty());

@@ -100,7 +100,7 @@ TEST(NcclPairwiseMap, ASlowLinkIsTheSlowPair) {
 TEST(NcclPairwiseMap, ThePlansRoundsMeasureThosePairsOnly) {
   LocalControlPlane control;
   NcclPairwisePlan plan = plan_of(4);
-  plan.rounds = std::vector<Round>{{{1, 3}}, {{0, 1}}, {{0, 3}}};
+  plan.rounds = {std::vector<Round>{{{1, 3}}, {{0, 1}}, {{0, 3}}}};
   const NcclPairwiseMap map = measure_nccl_pairwise(
       control, simulated_workers({"COMMTUNE_SIMULATED_SLOW_LINK=1-3"}), short_deadlines(), plan);
   ASSERT_FALSE(map.failure) << *map.failure;
@@ -116,6 +116,19 @@ TEST(NcclPairwiseMap, ThePlansRoundsMeasureThosePairsOnly) {
     }
   const std::vector<std::pair<int, int>> bad = bad_pair_members(m);
   EXPECT_EQ(bad, (std::vector<std::pair<int, int>>{{1, 3}}));
+}
+
+// A group given no rounds sits the re-measure out: its workers start and measure nothing (the
+// doctor re-measures only the nodes with a suspect, every node's group in one plan).
+TEST(NcclPairwiseMap, AGroupGivenNoRoundsMeasuresNothing) {
+  LocalControlPlane control;
+  NcclPairwisePlan plan = plan_of(4);
+  plan.rounds = {std::vector<Round>{}};
+  const NcclPairwiseMap map = measure_nccl_pairwise(control, simulated_workers(), short_deadlines(), plan);
+  ASSERT_FALSE(map.failure) << *map.failure;
+  ASSERT_EQ(map.matrices.size(), 1u);
+  for (const auto& row : map.matrices[0].entries)
+    for (const PairEntry& e : row) EXPECT_TRUE(e.gbps.empty() && e.latency_us.empty());
 }
 
 TEST(NcclPairwiseMap, AHungWorkerEndsTheMapWithItsReason) {

@@ -49,15 +49,21 @@ double slow_factor(int a, int b) {
   return slow ? 0.25 : 1.0;
 }
 
+int simulated_gpu_count() {
+  const std::string given = simulated_variable("COMMTUNE_SIMULATED_GPUS");
+  return given.size() == 1 && given[0] >= '1' && given[0] <= '8' ? given[0] - '0' : kSimulatedGpuCount;
+}
+
 std::vector<int> simulated_visible_gpus() {
   const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
+  const int count = simulated_gpu_count();
   std::vector<int> gpus;
   if (list == nullptr) {
-    for (int d = 0; d < kSimulatedGpuCount; ++d) gpus.push_back(d);
+    for (int d = 0; d < count; ++d) gpus.push_back(d);
     return gpus;
   }
   for (const std::string& entry : comma_entries(list)) {
-    if (entry.size() != 1 || entry[0] < '0' || entry[0] >= '0' + kSimulatedGpuCount) break;
+    if (entry.size() != 1 || entry[0] < '0' || entry[0] >= '0' + count) break;
     gpus.push_back(entry[0] - '0');
   }
   return gpus;

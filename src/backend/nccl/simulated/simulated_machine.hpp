@@ -1,7 +1,7 @@
 #pragma once
 // The variables of the simulated machine, which only the test build's simulated engine reads:
-// which GPUs a process sees, slow links and ranks, the timings' spread, a rank's share of the CPU,
-// the network rate between nodes.
+// how many GPUs the machine has and which a process sees, slow links and ranks, the timings' spread, a rank's
+// share of the CPU, the network rate between nodes.
 #include <string>
 #include <vector>
 
@@ -9,6 +9,10 @@ namespace commtune {
 
 // A variable's value; empty when unset.
 std::string simulated_variable(const char* name);
+
+// How many GPUs the simulated machine has: COMMTUNE_SIMULATED_GPUS (1 to 8), else
+// kSimulatedGpuCount.
+int simulated_gpu_count();
 
 // The simulated machine's GPUs that this process sees, as CUDA numbers them: all of them, or
 // those CUDA_VISIBLE_DEVICES lists, in its order, up to the first entry that is not one of them.

@@ -35,14 +35,16 @@ int group_size(const NcclPairwisePlan& plan, std::size_t g) {
   return static_cast<int>(plan.groups.at(g).size());
 }
 
-// Every group's schedule (group 0's the plan's rounds where it has them); a group of fewer than 2
-// members has none.
+// Every group's schedule (the plan's rounds where it has them for the group); a group of fewer than
+// 2 members has none.
 std::vector<std::vector<Round>> schedules(const NcclPairwisePlan& plan) {
   std::vector<std::vector<Round>> out;
-  for (std::size_t g = 0; g < plan.groups.size(); ++g)
-    out.push_back(group_size(plan, g) < 2             ? std::vector<Round>{}
-                  : g == 0 && plan.rounds.has_value() ? *plan.rounds
-                                                      : round_robin_rounds(group_size(plan, g)));
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const bool chosen = g < plan.rounds.size() && plan.rounds[g].has_value();
+    out.push_back(group_size(plan, g) < 2 ? std::vector<Round>{}
+                  : chosen                ? *plan.rounds[g]
+                                          : round_robin_rounds(group_size(plan, g)));
+  }
   return out;
 }
 

@@ -31,9 +31,10 @@ struct NcclPairwisePlan {
   std::vector<int>
       my_ranks;           // their job ranks, for messages ("rank 5 worker ..."); empty: the member indices
   PairwiseRequest shape;  // bytes, samples, exchanges per sample (the peer is set per round)
-  // Group 0's rounds instead of its round robin (a re-measure of chosen pairs); the other groups'
-  // stay theirs.
-  std::optional<std::vector<Round>> rounds;
+  // Per group, in the groups' order: where set, those rounds instead of the group's round robin (a
+  // re-measure of chosen pairs; no rounds: the group measures nothing). A group past the end, or
+  // std::nullopt, runs its round robin.
+  std::vector<std::optional<std::vector<Round>>> rounds;
 };
 
 // A plan of one group: every member's name (the map's rows) and this supervisor's members.
