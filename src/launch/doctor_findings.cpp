@@ -53,12 +53,15 @@ std::vector<Finding> node_gpu_findings(const PairMatrix& m, const std::string& h
   return out;
 }
 
-// On oversubscribed nodes a straggler is information, with the reason.
-void mark_oversubscribed(std::vector<Finding>& stragglers) {
-  for (auto& f : stragglers) {
-    f.id = "straggler-oversubscribed";
+// On an oversubscribed node the scheduler, not a rank or a link, decides who arrives last and how
+// fast two ranks exchange: a straggler, a slow pair or a slow node there is information, with the
+// reason (what the re-measure already found transient stays as it is).
+void mark_oversubscribed(std::vector<Finding>& found, const std::string& what) {
+  for (auto& f : found) {
+    if (f.id.ends_with("-transient")) continue;
+    f.id += "-oversubscribed";
     f.severity = Severity::Info;
-    f.evidence += "; but a node runs more ranks than it has cores, so the scheduler decides who arrives last";
+    f.evidence += "; but a node runs more ranks than it has cores, so the scheduler decides " + what;
     f.action = "run one rank per core (or fewer) and run the doctor again";
   }
 }
@@ -87,7 +90,9 @@ std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
   std::vector<Finding> out;
   if (m.map_failure) out.push_back(map_failure(*m.map_failure, m.backend));
   append(out, sweep_findings(m));
-  append(out, m.confirmed);
+  std::vector<Finding> confirmed = m.confirmed;
+  if (m.oversubscribed) mark_oversubscribed(confirmed, "how fast two ranks exchange");
+  append(out, confirmed);
   if (m.map) append(out, find_links_below_ceiling(*m.map, m.ceiling));  // slow pairs: in `confirmed`
   if (m.node_gpus) {
     if (m.node_gpus->failure) out.push_back(map_failure(*m.node_gpus->failure, m.backend));
@@ -96,7 +101,7 @@ std::vector<Finding> measured_findings(const DoctorMeasurement& m) {
       append(out, node_gpu_findings(node.matrix, node.host, m.node_gpus->ceiling));
   }
   std::vector<Finding> stragglers = find_stragglers(arrivals_of(m.cases), m.hosts);
-  if (m.oversubscribed) mark_oversubscribed(stragglers);
+  if (m.oversubscribed) mark_oversubscribed(stragglers, "who arrives last");
   append(out, stragglers);
   return out;
 }

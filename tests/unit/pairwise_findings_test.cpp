@@ -2,6 +2,7 @@
 // single slow pair, noise that hides a difference, links below the ceiling.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -236,6 +237,26 @@ TEST(MeasuredFindings, EachGroupsSuspectsAreMeasuredAgainTogetherAndTheOthersSit
   });
   ASSERT_EQ(none.size(), 2u);
   EXPECT_TRUE(none[0].empty() && none[1].empty());
+}
+
+// Ranks sharing cores exchange as fast as the scheduler runs them both: on an oversubscribed node a
+// confirmed slow link is information (what the re-measure found transient stays as it was).
+TEST(MeasuredFindings, OnAnOversubscribedNodeASlowLinkIsInformation) {
+  DoctorMeasurement m{
+      .confirmed = {Finding{"slow-pair", Severity::Warning, "rank 1 <-> rank 2", "0.07 GB/s", "-"},
+                    Finding{"slow-node-transient", Severity::Info, "rank 3", "0.5 GB/s", "-"}},
+      .oversubscribed = true};
+  const auto subject_of = [](const std::vector<Finding>& all, const std::string& subject) {
+    return *std::find_if(all.begin(), all.end(), [&](const Finding& f) { return f.subject == subject; });
+  };
+  const std::vector<Finding> shared = measured_findings(m);
+  EXPECT_EQ(subject_of(shared, "rank 1 <-> rank 2").id, "slow-pair-oversubscribed");
+  EXPECT_EQ(subject_of(shared, "rank 1 <-> rank 2").severity, Severity::Info);
+  EXPECT_EQ(subject_of(shared, "rank 3").id, "slow-node-transient");
+  m.oversubscribed = false;
+  const std::vector<Finding> own = measured_findings(m);
+  EXPECT_EQ(subject_of(own, "rank 1 <-> rank 2").id, "slow-pair");
+  EXPECT_EQ(subject_of(own, "rank 1 <-> rank 2").severity, Severity::Warning);
 }
 
 TEST(MeasuredFindings, TwoMembersCannotNameASlowNode) {
