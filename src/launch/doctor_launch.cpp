@@ -105,9 +105,9 @@ SweepConfig doctor_sweep(bool quick, BackendKind backend) {
 
 namespace {
 
-int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
-               const std::optional<HostCopyBandwidth>& copy) {
+int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment) {
   MpiControlPlane control;
+  const auto copy = measure_host_copy_quietly(control.comm());
   const bool root = control.rank() == 0;
   std::optional<std::string> refused;  // rank 0's, so that every rank leaves together
   try {
@@ -169,11 +169,10 @@ int run_doctor(const DoctorLaunch& launch, const MpiEnvironment& environment,
 }  // namespace
 
 int run_mpi_doctor(const DoctorLaunch& launch) {
-  const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init, like the sweep
   int argc = launch.argc;
   char** argv = launch.argv;
   MpiEnvironment environment(argc, argv);
-  return report_input_errors(environment, [&] { return run_doctor(launch, environment, copy); });
+  return report_input_errors(environment, [&] { return run_doctor(launch, environment); });
 }
 
 }  // namespace commtune

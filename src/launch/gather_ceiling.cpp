@@ -10,14 +10,24 @@
 #include "host/host_facts.hpp"
 #include "host/launcher.hpp"
 #include "host/memory_bandwidth.hpp"
+#include "pairwise/mpi_pairwise.hpp"
 
 namespace commtune {
 
 std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node() {
   if (detect_launcher().local_rank.value_or(0) != 0) return std::nullopt;
   const CopyMeasurement m = measure_copy_bandwidth();
-  return HostCopyBandwidth{m.gbps,
-                           m.method + " on the first process of each node before MPI_Init; the slowest node"};
+  return HostCopyBandwidth{m.gbps, m.method + " on the first process of each node; the slowest node"};
+}
+
+std::optional<HostCopyBandwidth> measure_host_copy_quietly(MPI_Comm world) {
+  // The waiting ranks test the barrier every 5 ms: at 200 us three of them took a 4-rank sweep's
+  // figure on the 2-core VM to 9 to 11 GB/s, at 5 ms 20 GB/s (docs/measurements.md, 2026-12-07).
+  constexpr std::chrono::milliseconds kPoll{5};
+  sleeping_barrier(world, kPoll);  // every rank past MPI_Init
+  const std::optional<HostCopyBandwidth> copy = measure_host_copy_if_first_on_node();
+  sleeping_barrier(world, kPoll);
+  return copy;
 }
 
 std::optional<Ceiling> gather_ceiling(ControlPlane& control, PathFacts facts,

@@ -1,8 +1,9 @@
 #pragma once
 // The ceiling of the path a sweep runs on, for the whole job: facts from every rank (host name,
-// network port rates, the copy bandwidth measured before MPI started), combined on rank 0.
+// network port rates, the host copy bandwidth of each node), combined on rank 0.
 #include <optional>
 
+#include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include "ceiling/path_facts.hpp"
@@ -10,9 +11,15 @@
 
 namespace commtune {
 
-// Measured by one process per node (local rank 0) before MPI_Init, while its peers wait quietly
-// in MPI_Init; nothing on the other processes.
+// Measured by one process per node (local rank 0); nothing on the other processes. The NCCL
+// launches' supervisors (emulated nodes) measure it before MPI_Init.
 std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node();
+
+// The same after MPI_Init, while every rank of `world` waits in a barrier that sleeps: measured
+// before it, the copy ran beside the other ranks' MPI_Init (on the 2-core VM, once its buffers no
+// longer took 0.6 s of page faults first, 10.7 to 11.9 GB/s in 4 of 6 sweeps of 4 ranks; 16 to 18
+// with the faults, 20 here: docs/measurements.md, 2026-12-07). Every rank calls it.
+std::optional<HostCopyBandwidth> measure_host_copy_quietly(MPI_Comm world);
 
 // Every rank calls it; rank 0 gets the ceiling (or nothing when no path rate is known), the
 // others nothing. `facts` carries what the backend knows already (backend, GPU, NVLink, PCIe).

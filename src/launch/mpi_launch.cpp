@@ -13,10 +13,10 @@ namespace commtune {
 int run_mpi_sweep(const SweepLaunch& launch) {
   int argc = launch.argc;
   char** argv = launch.argv;
-  const auto copy = measure_host_copy_if_first_on_node();  // before MPI_Init: the peers wait quietly
   MpiEnvironment environment(argc, argv);
   return report_input_errors(environment, [&] {
     MpiControlPlane control;
+    const auto copy = measure_host_copy_quietly(control.comm());
     MpiBackend backend(environment, control.comm());
     validate_settings(backend, launch.config);
     if (launch.check_job) launch.check_job(backend.limits());

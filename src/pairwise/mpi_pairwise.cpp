@@ -48,20 +48,6 @@ PairEntry measure_with(MPI_Comm comm, int partner, const PairwiseOptions& o) {
   return e;
 }
 
-// A barrier that waits without spinning: a member not in a round's pair (or a rank outside the map)
-// leaves the CPU to the pairs measuring, which matters where ranks share cores; it costs the pairs
-// a few hundred microseconds a round at most.
-void sleeping_barrier(MPI_Comm comm) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Ibarrier(comm, &request);
-  int done = 0;
-  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  while (!done) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
-}
-
 std::string row_text(const std::vector<PairEntry>& row) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& e : row) j.push_back({{"gbps", e.gbps}, {"latency_us", e.latency_us}});
@@ -126,6 +112,17 @@ std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int n
   }
   sleeping_barrier(world);
   return result;
+}
+
+void sleeping_barrier(MPI_Comm comm, std::chrono::microseconds poll) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm, &request);
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    std::this_thread::sleep_for(poll);
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
 }
 
 }  // namespace commtune

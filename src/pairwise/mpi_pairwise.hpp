@@ -3,6 +3,7 @@
 // job spans several nodes, every rank when it runs on one; the round-robin schedule, each round's
 // pairs exchanging at once with MPI_Sendrecv (both directions), rounds separated by a barrier that
 // waits without spinning (a member not measuring leaves the CPU to those that are).
+#include <chrono>
 #include <cstddef>
 #include <optional>
 
@@ -26,5 +27,11 @@ struct PairwiseOptions {
 std::optional<PairMatrix> measure_pairwise(MPI_Comm world, int local_rank, int nnodes,
                                            const PairwiseOptions& options,
                                            const std::optional<std::vector<Round>>& rounds = std::nullopt);
+
+// A barrier that waits without spinning (MPI_Ibarrier tested every `poll`): a rank not measuring
+// leaves the CPU to those that are, which matters where ranks share cores (the map's rounds, the
+// copy ceiling measured after MPI_Init). Each test wakes the rank: where a wait lasts long against
+// the poll (the copy ceiling's tenth of a second) a longer poll disturbs the measuring rank less.
+void sleeping_barrier(MPI_Comm comm, std::chrono::microseconds poll = std::chrono::microseconds(200));
 
 }  // namespace commtune
