@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <new>
 
 namespace commtune {
@@ -26,10 +27,12 @@ void populated(void* p, std::size_t bytes) {
 }  // namespace
 
 PrefaultedMemory::PrefaultedMemory(std::size_t bytes)
-    : data_(static_cast<char*>(mapped(bytes == 0 ? 1 : bytes))), size_(bytes) {
-  populated(data_, bytes == 0 ? 1 : bytes);
+    : mapped_bytes_(std::max<std::size_t>(bytes, 1)),  // mmap refuses a length of 0
+      data_(static_cast<char*>(mapped(mapped_bytes_))),
+      size_(bytes) {
+  populated(data_, mapped_bytes_);
 }
 
-PrefaultedMemory::~PrefaultedMemory() { ::munmap(data_, size_ == 0 ? 1 : size_); }
+PrefaultedMemory::~PrefaultedMemory() { ::munmap(data_, mapped_bytes_); }
 
 }  // namespace commtune

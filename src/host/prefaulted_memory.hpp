@@ -22,6 +22,7 @@ class PrefaultedMemory {
   std::span<char> bytes() const { return {data_, size_}; }
 
  private:
+  std::size_t mapped_bytes_;
   char* data_;
   std::size_t size_;
 };

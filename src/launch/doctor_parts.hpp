@@ -49,13 +49,13 @@ std::vector<std::vector<Finding>> confirmed_slow_links(ControlPlane& control,
 // (64 KiB with --quick), every size for its whole time.
 SweepConfig doctor_sweep(bool quick, BackendKind backend);
 
-// The maps of the GPUs inside each node as the NCCL doctor measured them (jobs of several nodes):
-// each node's matrix keeps its samples for the findings; the report keeps their medians (NodeGpuMaps).
 // A finding of a node's GPU map as the report names it: the subject ends "(GPUs of node H)", and a
 // slow member of that map is a slow GPU (`slow-node` -> `slow-gpu`, `slow-node-transient` ->
 // `slow-gpu-transient`).
 Finding in_node(Finding f, const std::string& host);
 
+// The maps of the GPUs inside each node as the NCCL doctor measured them (jobs of several nodes):
+// each node's matrix keeps its samples for the findings; the report keeps their medians (NodeGpuMaps).
 struct NodeGpuMatrix {
   std::string host;
   PairMatrix matrix;

@@ -108,8 +108,7 @@ std::vector<std::vector<Finding>> confirmed_slow_links(ControlPlane& control,
   if (control.rank() != 0) return {};
   std::vector<std::vector<Finding>> out;
   for (std::size_t g = 0; g < maps.size(); ++g) {
-    std::vector<Finding> group =
-        confirm_nodes(find_slow_nodes(maps[g]), plan.whole[g] ? again[g] : std::nullopt);
+    std::vector<Finding> group = confirm_nodes(find_slow_nodes(maps[g]), again[g]);
     for (Finding& f : confirm_pairs(maps[g], alone_maps[g])) group.push_back(std::move(f));
     out.push_back(std::move(group));
   }
