@@ -2,10 +2,10 @@
 // Anonymous memory whose pages are all present before anything uses it. Touching a fresh buffer
 // page by page takes one page fault per 4 KiB page; on the 2-core development VM (a paravirtual
 // guest, where each fault traps to the hypervisor) the two 64 MiB buffers of the host copy
-// ceiling cost 0.6 s alone and about 2 s with four ranks starting on two cores, paid by every
-// command before its first case (docs/measurements.md, 2026-12-07). Here the region asks for
+// ceiling cost 0.64 s in one process alone, most of rank 0's start in a sweep of 4 ranks, paid by
+// every command before its first case (docs/measurements.md, 2026-12-07). Here the region asks for
 // transparent huge pages and has the kernel fill it in one call (MADV_POPULATE_WRITE), which took
-// those buffers to about 15 ms. Either request may be refused (huge pages off, an older kernel):
+// those buffers to 7 to 16 ms. Either request may be refused (huge pages off, an older kernel):
 // the memory is then faulted in as before, by whoever writes it first.
 #include <cstddef>
 #include <span>

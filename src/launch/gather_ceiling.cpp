@@ -22,7 +22,7 @@ std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node() {
 
 std::optional<HostCopyBandwidth> measure_host_copy_quietly(MPI_Comm world) {
   // The waiting ranks test the barrier every 5 ms: at 200 us three of them took a 4-rank sweep's
-  // figure on the 2-core VM to 9 to 11 GB/s, at 5 ms 20 GB/s (docs/measurements.md, 2026-12-07).
+  // figure on the 2-core VM to 9.3 to 10.9 GB/s, at 5 ms 16.6 to 22.2 (docs/measurements.md, 2026-12-07).
   constexpr std::chrono::milliseconds kPoll{5};
   sleeping_barrier(world, kPoll);  // every rank past MPI_Init
   const std::optional<HostCopyBandwidth> copy = measure_host_copy_if_first_on_node();

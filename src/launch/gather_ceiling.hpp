@@ -17,8 +17,8 @@ std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node();
 
 // The same after MPI_Init, while every rank of `world` waits in a barrier that sleeps: measured
 // before it, the copy ran beside the other ranks' MPI_Init (on the 2-core VM, once its buffers no
-// longer took 0.6 s of page faults first, 10.7 to 11.9 GB/s in 4 of 6 sweeps of 4 ranks; 16 to 18
-// with the faults, 20 here: docs/measurements.md, 2026-12-07). Every rank calls it.
+// longer took 0.6 s of page faults first, 10.7 to 11.9 GB/s in 4 of 6 sweeps of 4 ranks; 16.1 to
+// 18.6 with the faults, 16.6 to 22.2 here: docs/measurements.md, 2026-12-07). Every rank calls it.
 std::optional<HostCopyBandwidth> measure_host_copy_quietly(MPI_Comm world);
 
 // Every rank calls it; rank 0 gets the ceiling (or nothing when no path rate is known), the
