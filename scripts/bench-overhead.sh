@@ -18,8 +18,12 @@
 # loop of back-to-back calls timed as commtune times them (each iteration's slowest rank, their
 # mean) with nothing of commtune around it, run in the same alternation. commtune / bare is then
 # what the harness costs; bare / OSU what the method differs by.
+# AA=1 runs OSU a second time in each repeat (after commtune and the bare loop) and prints OSU
+# against itself per size: the floor a per-size target sits on, on this machine, over these
+# repeats (two runs of one program are not within 2% of each other at every size on a noisy VM).
+# Each ratio line also counts the sizes within 2% of 1.
 # Environment: COMMTUNE (default build/commtune), COMMTUNE_ARGS (more sweep flags), BENCH_OUT (a
-# folder that keeps every OSU output and results file; default a temporary one), BARE.
+# folder that keeps every OSU output and results file; default a temporary one), BARE, AA.
 # Exit: 0 done, 1 a run failed or measured nothing, 2 bad input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +44,7 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
+case ${AA:-0} in 0 | 1) ;; *) echo "bench: AA must be 0 or 1, got '$AA'" >&2; exit 2 ;; esac
 bare=()
 case ${BARE:-0} in 0 | 1) ;; *) echo "bench: BARE must be 0 or 1, got '$BARE'" >&2; exit 2 ;; esac
 if [ "${BARE:-0}" = 1 ]; then
@@ -81,20 +86,29 @@ for r in $(seq 1 "$repeats"); do
     OMPI_MCA_coll_tuned_use_dynamic_rules=1 bash scripts/mpirun.sh -np "$ranks" "${bare[@]}" "$min" "$max" \
       > "$work/bare.$r.txt" 2> "$work/bare.$r.err" || { cat "$work/bare.$r.err" >&2; echo "bench: the bare loop failed" >&2; exit 1; }
   fi
+  if [ "${AA:-0}" = 1 ]; then run_osu "$work/osu-again.$r.txt"; fi
 done
 
-python3 - "$work" "$repeats" "$ranks" "${type_flag[*]:-}" "${#bare[@]}" <<'PY'
+python3 - "$work" "$repeats" "$ranks" "${type_flag[*]:-}" "${#bare[@]}" "${AA:-0}" <<'PY'
 import json, math, statistics, sys
 
-work, repeats, ranks, type_flag, with_bare = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] != "0"
-osu, ours, bare, header = {}, {}, {}, ""
-for r in range(1, repeats + 1):
-    for line in open(f"{work}/osu.{r}.txt"):
+work, repeats, ranks, type_flag = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+with_bare, with_again = sys.argv[5] != "0", sys.argv[6] == "1"
+osu, again, ours, bare, header = {}, {}, {}, {}, ""
+
+def read_osu(path, into):  # size, average latency (then min, max, ... with -f)
+    global header
+    for line in open(path):
         words = line.split()
         if line.startswith("# OSU") and not header:
             header = line[1:].strip()
-        if len(words) >= 2 and words[0].isdigit():  # size, average latency (then min, max, ... with -f)
-            osu.setdefault(int(words[0]), []).append(float(words[1]))
+        if len(words) >= 2 and words[0].isdigit():
+            into.setdefault(int(words[0]), []).append(float(words[1]))
+
+for r in range(1, repeats + 1):
+    read_osu(f"{work}/osu.{r}.txt", osu)
+    if with_again:
+        read_osu(f"{work}/osu-again.{r}.txt", again)
     for case in json.load(open(f"{work}/commtune.{r}.json"))["cases"]:
         if (case["setting"], case["collective"], case["placement"], case["status"]) == ("default", "allreduce", "out-of-place", "ok"):
             ours.setdefault(case["bytes"], []).append(case["time_us"]["mean"])
@@ -104,14 +118,15 @@ for r in range(1, repeats + 1):
             if len(words) == 2 and words[0].isdigit():
                 bare.setdefault(int(words[0]), []).append(float(words[1]))
 
-sizes = sorted(set(osu) & set(ours) & set(bare)) if with_bare else sorted(set(osu) & set(ours))
+sizes = sorted(set(osu) & set(ours) & (set(bare) if with_bare else set(osu)) & (set(again) if with_again else set(osu)))
 if not sizes:
     sys.exit("bench: no size measured by both")
 print(f"# ranks={ranks}, repeats={repeats} (alternating), {header or 'OSU (no header line)'}, "
       f"OSU type flag: {type_flag or 'none (floats)'}; each figure the median of its runs")
 extra = f"  {'bare mean(us)':>14}  {'commtune/bare':>14}  {'bare/osu':>9}" if with_bare else ""
+extra += f"  {'osu/osu again':>14}" if with_again else ""
 print(f"{'size(B)':>12}  {'osu avg(us)':>14}  {'commtune mean(us)':>18}  {'ratio':>8}{extra}")
-ratios, harness = {}, {}
+ratios, harness, floor = {}, {}, {}
 for size in sizes:
     o, c = statistics.median(osu[size]), statistics.median(ours[size])
     ratios[size] = c / o
@@ -120,17 +135,29 @@ for size in sizes:
         b = statistics.median(bare[size])
         harness[size] = c / b
         row += f"  {b:>14.2f}  {harness[size]:>14.3f}  {b / o:>9.3f}"
+    if with_again:
+        floor[size] = o / statistics.median(again[size])
+        row += f"  {floor[size]:>14.3f}"
     print(row)
-one_side = sorted((set(osu) | set(ours) | set(bare)) - set(sizes))
+one_side = sorted((set(osu) | set(ours) | set(bare) | set(again)) - set(sizes))
 if one_side:
     print(f"# measured by one tool only (left out): {', '.join(map(str, one_side))}")
 def geomean_and_worst(by_size):  # the geometric mean of per-size ratios, and the size farthest from 1
     return (math.exp(sum(math.log(x) for x in by_size.values()) / len(by_size)),
             max(by_size, key=lambda s: abs(math.log(by_size[s]))))
 
+def within_2pct(by_size):  # how many sizes a "within 2% at every size" target would pass
+    return f"within 2% at {sum(abs(x - 1) <= 0.02 for x in by_size.values())} of {len(by_size)} sizes"
+
 geomean, worst = geomean_and_worst(ratios)
+if with_again:
+    fgeo, fworst = geomean_and_worst(floor)
+    print(f"# OSU / OSU again (the floor): geometric mean {fgeo:.3f}; worst size {fworst} B: {floor[fworst]:.3f}; "
+          f"{within_2pct(floor)}")
 if with_bare:
     hgeo, hworst = geomean_and_worst(harness)
-    print(f"# commtune / bare loop: geometric mean {hgeo:.3f}; worst size {hworst} B: {harness[hworst]:.3f}")
-print(f"# {len(sizes)} sizes; geometric-mean ratio {geomean:.3f}; worst size {worst} B: ratio {ratios[worst]:.3f}")
+    print(f"# commtune / bare loop: geometric mean {hgeo:.3f}; worst size {hworst} B: {harness[hworst]:.3f}; "
+          f"{within_2pct(harness)}")
+print(f"# {len(sizes)} sizes; geometric-mean ratio {geomean:.3f}; worst size {worst} B: ratio {ratios[worst]:.3f}; "
+      f"{within_2pct(ratios)}")
 PY

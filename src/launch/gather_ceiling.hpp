@@ -11,8 +11,9 @@
 
 namespace commtune {
 
-// Measured by one process per node (local rank 0); nothing on the other processes. The NCCL
-// launches' supervisors (emulated nodes) measure it before MPI_Init.
+// Measured by one process per node (local rank 0); nothing on the other processes. Under a
+// launcher, measure_host_copy_quietly below (so do the NCCL launches' supervisors, emulated nodes);
+// this alone where one process runs.
 std::optional<HostCopyBandwidth> measure_host_copy_if_first_on_node();
 
 // The same after MPI_Init, while every rank of `world` waits in a barrier that sleeps: measured

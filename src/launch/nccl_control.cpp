@@ -10,6 +10,7 @@
 #include "control/deadline_control_plane.hpp"
 #include "control/mpi_control_plane.hpp"
 #include "core/errors.hpp"
+#include "launch/gather_ceiling.hpp"
 
 namespace commtune {
 
@@ -41,7 +42,8 @@ int run_supervisors_under_mpi(int argc, char** argv, const NcclRunOptions& run, 
       failure = e.what();
     }
     if (const auto agreed = control.agree_on_failure(failure)) throw UnavailableError(*agreed);
-    return body(control, layout, probe);
+    const auto copy = run.emulate_nodes ? measure_host_copy_quietly(mpi.comm()) : std::nullopt;
+    return body(control, layout, probe, copy);
   });
 }
 

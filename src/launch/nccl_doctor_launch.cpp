@@ -88,7 +88,8 @@ void print_map(const NcclPairwiseMap& map, const std::string& what, std::ostream
 }
 
 int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCommand& command,
-              const SupervisorLayout& layout, const nlohmann::json& probe, const DoctorMaps& maps) {
+              const SupervisorLayout& layout, const nlohmann::json& probe, const DoctorMaps& maps,
+              const std::optional<HostCopyBandwidth>& copy) {
   refuse_bad_output(control, launch);
   std::vector<Finding> findings = system_findings(control, launch.system_root);
   if (!measures_bandwidth(layout.nranks)) {  // one GPU: nothing to map
@@ -100,7 +101,6 @@ int doctor_on(ControlPlane& control, const DoctorLaunch& launch, const WorkerCom
     return broadcast_value(control, code);
   }
   const AgreedDeviceFacts facts = agree_device_facts(control, layout, probe, launch.nccl);
-  const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   const std::optional<Ceiling> ceiling =
       gather_ceiling(control, nccl_path_facts(facts.provenance, launch.nccl.emulate_nodes), copy);
   const NcclPairwiseMap map = measure_nccl_pairwise(control, command, launch.nccl, maps.main);
@@ -140,20 +140,22 @@ int run_local(const DoctorLaunch& launch, const WorkerCommand& command) {
   layout.nranks = launch.nccl.ranks > 0 ? launch.nccl.ranks : gpus;
   layout.devices = devices_for(0, layout.nranks, gpus);
   for (int r = 0; r < layout.nranks; ++r) layout.ranks.push_back(r);
-  LocalControlPlane control;
+  LocalControlPlane control;  // one process: nothing runs beside the copy
   return doctor_on(control, launch, command, layout, probe,
-                   DoctorMaps{local_plan(layout, launch.quick), std::nullopt, {}});
+                   DoctorMaps{local_plan(layout, launch.quick), std::nullopt, {}},
+                   launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt);
 }
 
 int run_under_mpi(const DoctorLaunch& launch, const WorkerCommand& command) {
   return run_supervisors_under_mpi(
       launch.argc, launch.argv, launch.nccl, command,
-      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
+      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
+          const std::optional<HostCopyBandwidth>& copy) {
         const JobNodes nodes = job_nodes(control);
         const int device = layout.devices.front();
         DoctorMaps maps{launched_plan(control, nodes, device, launch.quick), std::nullopt, nodes.hosts};
         if (has_node_gpu_maps(nodes)) maps.node_gpus = node_gpus_plan(control, nodes, device, launch.quick);
-        return doctor_on(control, launch, command, layout, probe, maps);
+        return doctor_on(control, launch, command, layout, probe, maps, copy);
       });
 }
 

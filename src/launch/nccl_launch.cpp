@@ -40,13 +40,13 @@ std::vector<RankPlace> worker_places(const SupervisorLayout& layout, const nlohm
 
 nlohmann::json provenance_of(const SweepLaunch& launch, const nlohmann::json& nccl,
                              const ChoiceCapturePlan& record, ControlPlane& control,
-                             const std::vector<RankPlace>& places) {
+                             const std::vector<RankPlace>& places,
+                             const std::optional<HostCopyBandwidth>& copy) {
   nlohmann::json facts = launch_provenance(launch);
   const std::string key = library_key(BackendKind::Nccl);
   facts[key] = nccl;
   facts[key]["nccl_choice"] = record.provenance();
   facts["layout"] = rank_layout(control, places);
-  const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
   if (const auto ceiling = gather_ceiling(control, nccl_path_facts(nccl, launch.nccl.emulate_nodes), copy))
     facts["ceiling"] = to_json(*ceiling);
   if (launch.nccl.emulate_nodes)
@@ -65,7 +65,8 @@ NcclRunOptions run_options(const SweepLaunch& launch, const WorkerCommand& comma
 }
 
 int run_supervised(const SweepLaunch& launch, ControlPlane& control, const SupervisorLayout& partial,
-                   const WorkerCommand& command, const nlohmann::json& probe, int first_local_rank) {
+                   const WorkerCommand& command, const nlohmann::json& probe, int first_local_rank,
+                   const std::optional<HostCopyBandwidth>& copy) {
   const AgreedDeviceFacts facts = agree_device_facts(control, partial, probe, launch.nccl);
   SupervisorLayout layout = partial;
   layout.ranks_per_device = facts.ranks_per_device;
@@ -75,7 +76,7 @@ int run_supervised(const SweepLaunch& launch, ControlPlane& control, const Super
   const NcclRunOptions run = run_options(launch, command, layout.nranks);
   const nlohmann::json provenance =
       provenance_of(launch, facts.provenance, run.record, control,
-                    worker_places(layout, probe, first_local_rank, launch.launcher));
+                    worker_places(layout, probe, first_local_rank, launch.launcher), copy);
   std::unique_ptr<Backend> backend = launch.wiring.decorate_nccl_backend(
       std::make_unique<NcclBackend>(control, layout, run, command, facts.device_memory_bytes, provenance),
       control.rank());
@@ -97,15 +98,17 @@ int run_local(const SweepLaunch& launch, const WorkerCommand& command, const nlo
   layout.nranks = ranks;
   layout.devices = devices_for(0, ranks, gpus);
   for (int r = 0; r < ranks; ++r) layout.ranks.push_back(r);
-  LocalControlPlane control;
-  return run_supervised(launch, control, layout, command, probe, 0);
+  LocalControlPlane control;  // one process: nothing runs beside the copy
+  const auto copy = launch.nccl.emulate_nodes ? measure_host_copy_if_first_on_node() : std::nullopt;
+  return run_supervised(launch, control, layout, command, probe, 0, copy);
 }
 
 int run_under_mpi(const SweepLaunch& launch, const WorkerCommand& command) {
   return run_supervisors_under_mpi(
       launch.argc, launch.argv, launch.nccl, command,
-      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe) {
-        return run_supervised(launch, control, layout, command, probe, control.locality().local_rank);
+      [&](ControlPlane& control, const SupervisorLayout& layout, const nlohmann::json& probe,
+          const std::optional<HostCopyBandwidth>& copy) {
+        return run_supervised(launch, control, layout, command, probe, control.locality().local_rank, copy);
       });
 }
 

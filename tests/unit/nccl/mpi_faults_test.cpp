@@ -1,5 +1,6 @@
-// Sweep-level fault injection under mpirun -np 2: two supervisors agree on every fault, and a
-// supervisor peer that dies or hangs is reported instead of being waited on forever.
+// NCCL supervisors under mpirun -np 2: two supervisors agree on every fault, a supervisor peer that
+// dies or hangs is reported instead of being waited on forever, and emulated nodes get the host
+// copy ceiling measured with every supervisor past MPI_Init.
 #include <gtest/gtest.h>
 
 #include "run_commtune.hpp"
@@ -71,6 +72,24 @@ TEST(MpiSweepFaults, APeerSupervisorThatDiesIsReportedNotWaitedOn) {
 
 TEST(MpiSweepFaults, APeerSupervisorThatHangsEndsTheJobAtTheControlDeadline) {
   expect_peer_loss_reported("supervisor-hang:1", "a peer supervisor died or hangs");
+}
+
+// With --emulate-nodes the path is the host's, so its ceiling is the host copy, measured by the first
+// supervisor of the node once both are past MPI_Init (launch/nccl_control) and gathered to rank 0.
+TEST(MpiNcclSweep, EmulatedNodesGetTheHostCopyCeiling) {
+  const auto mpirun = mpirun_np2();
+  if (mpirun.empty()) GTEST_SKIP() << "COMMTUNE_MPIRUN is not set (run through ctest)";
+  ScratchDir dir;
+  const Ran ran =
+      run_program(with(mpirun, {"sweep", "--backend", "nccl", "--emulate-nodes", "-b", "8", "-e", "8",
+                                "--collectives", "allreduce", "--no-report", "--out", dir.file("r.json")}),
+                  {}, dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const ResultsDocument doc = load_results(dir.file("r.json"));
+  ASSERT_TRUE(doc.provenance.contains("ceiling")) << doc.provenance.dump();
+  EXPECT_EQ(doc.provenance["ceiling"]["path"].get<std::string>().rfind("host memory", 0), 0u);
+  EXPECT_EQ(doc.provenance["ceiling"]["basis"].get<std::string>().rfind("measured", 0), 0u);
+  EXPECT_GT(doc.provenance["ceiling"]["gbps"].get<double>(), 0.0);
 }
 
 // The NCCL doctor under mpirun -np 2 on one node: each supervisor's worker is one member of the
