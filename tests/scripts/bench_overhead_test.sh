@@ -8,8 +8,11 @@
 #   bare:   BARE=1 against the v7 stand-in: the bare loop (scripts/bare-allreduce.cpp, built with
 #           mpicxx) runs in the alternation; its column is the median of its kept outputs, and
 #           commtune / bare and bare / OSU recompute.
+#   again:  AA=1 against the v7 stand-in: OSU runs twice a repeat (runs 1, 3 first; 2, 4 again);
+#           its column is OSU's median over the again median per size, and the floor's summary line
+#           counts the sizes within 2%, as the last line does for commtune / OSU.
 # Each stand-in prints nothing but data the test knows: size s's average latency in run r is
-# (s / 8 + 1) x [1, 3, 2][r - 1] us. The table is then checked against those and the results files
+# (s / 8 + 1) x [1, 3, 2, 6][r - 1] us. The table is then checked against those and the results files
 # the bench keeps (BENCH_OUT): per size OSU's median, commtune's median of time_us.mean, their
 # ratio; the last line's geometric mean and worst size.
 # Usage: bench_overhead_test.sh COMMTUNE
@@ -44,7 +47,7 @@ fi
 [ "\$flavour" != broken ] || { echo "# OSU MPI Allreduce Latency Test v5.9"; exit 0; }
 run=\$(( \$(cat "\$dir/runs" 2> /dev/null || echo 0) + 1 ))
 echo "\$run" > "\$dir/runs"
-factors=(0 1 3 2)
+factors=(0 1 3 2 6)
 args="\$*"; range=\${args#*-m }; range=\${range%% *}
 if [ "\$flavour" = v7 ]; then echo "# OSU MPI Allreduce Latency Test v7.4"; echo "# Datatype: MPI_FLOAT."; else echo "# OSU MPI Allreduce Latency Test v5.9"; fi
 echo "# Size       Avg Latency(us)"
@@ -115,7 +118,24 @@ geomean = math.exp(sum(map(math.log, ratios.values())) / len(ratios))
 worst = max(ratios, key=lambda s: abs(math.log(ratios[s])))
 assert lines[-1].startswith("# 4 sizes; "), lines[-1]
 assert abs(float(last[last.index("ratio") + 1].rstrip(";")) - geomean) <= 0.0005 + 1e-6, (last, geomean)
-assert int(last[last.index("size") + 1]) == worst and abs(float(last[-1]) - ratios[worst]) <= 0.0005 + 1e-6, (last, worst)
+worst_ratio = float(last[len(last) - 1 - last[::-1].index("ratio") + 1].rstrip(";"))
+assert int(last[last.index("size") + 1]) == worst and abs(worst_ratio - ratios[worst]) <= 0.0005 + 1e-6, (last, worst)
+within = sum(abs(round(r, 3) - 1) <= 0.02 for r in ratios.values())
+assert lines[-1].endswith(f"within 2% at {within} of 4 sizes"), (lines[-1], within)
+PY
+}
+
+check_again() {  # DIR: the floor's column and summary against the stand-in's runs 1, 3 and 2, 4
+  python3 - "$work/$1" <<'PY' || { fail "$1: the floor's column"; sed 's/^/    /' "$work/$1/table.txt" >&2; }
+import math, sys
+lines = open(f"{sys.argv[1]}/table.txt").read().splitlines()
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert [int(r[0]) for r in rows] == [8, 16, 32, 64] and all(len(r) == 5 for r in rows), rows
+for r in rows:  # OSU: runs 1 and 3 (x1, x2, median x1.5); again: runs 2 and 4 (x3, x6, median x4.5)
+    assert float(r[1]) == (int(r[0]) // 8 + 1) * 1.5 and abs(float(r[4]) - 1.5 / 4.5) <= 0.0005, r
+floor = [l for l in lines if l.startswith("# OSU / OSU again (the floor): ")]
+assert len(floor) == 1 and floor[0].endswith("within 2% at 0 of 4 sizes"), lines
+assert abs(float(floor[0].split()[9].rstrip(";")) - 1.5 / 4.5) <= 0.0005, floor
 PY
 }
 
@@ -145,6 +165,14 @@ if command -v mpicxx > /dev/null; then
 else
   echo "bench-overhead: BARE=1 not checked: no mpicxx here" >&2
 fi
+
+AA=1 run_bench v7 2 again
+[ "$rc" = 0 ] || { fail "again: exit $rc"; cat "$work/again/err.txt" >&2; }
+check_again again
+[ "$(calls_with_T again)" = 4 ] || fail "again: want 4 OSU runs for 2 repeats: $(cat "$work/again/calls.txt")"
+
+AA=2 run_bench v7 1 badaa
+[ "$rc" = 2 ] || fail "AA=2: want exit 2, got $rc"
 
 run_bench broken 1
 [ "$rc" = 1 ] || fail "broken: want exit 1, got $rc"
