@@ -91,16 +91,21 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   apply_sampling(o, s.stopping);
   if (given(o, "--backend")) s.backend = parse_backend_or_auto(o.backend, "--backend");
   if (given(o, "--collectives")) s.collectives = parse_collectives(o.collectives);
-  if (given(o, "-d")) s.dtype = for_flag("-d", [&] { return parse_data_type(o.dtype); });
-  if (given(o, "-o")) s.op = for_flag("-o", [&] { return parse_reduce_op(o.op); });
+  if (given(o, "-d")) s.dtype = for_flag("-d", [&] { return parse_data_type(nccl_tests_type(o.dtype)); });
+  if (given(o, "-o")) s.op = for_flag("-o", [&] { return parse_reduce_op(nccl_tests_op(o.op)); });
   if (given(o, "-r")) s.root = o.root;
   if (given(o, "-c")) {
-    if (o.check != 0 && o.check != 1)
-      throw InputError("-c must be 0 or 1 (got " + std::to_string(o.check) + ")");
+    if (o.check < 0)
+      throw InputError("-c must be 0 (no data check) or 1 (got " + std::to_string(o.check) + ")");
+    if (o.check > 1)  // nccl-tests' -c counts the iterations it checks
+      s.notes.push_back("-c " + std::to_string(o.check) + " taken as -c 1: the data check is on");
     s.check = o.check != 0;
   }
   if (given(o, "--placement")) s.placements = parse_placements(o.placement);
   if (given(o, "--groups")) s.groups = parse_group_specs(o.groups, "--groups");
+  if (given(o, "--repeat") && o.repeat == "0")  // nccl-tests' -N 0 runs until stopped
+    throw InputError("--repeat (-N) 0: commtune runs its plan a set number of times, 1 to " +
+                     std::to_string(kMaxRepeat));
   if (given(o, "--repeat")) s.repeat = count_flag("--repeat", o.repeat, 1, kMaxRepeat);
   if (given(o, "--margin")) s.decision = decision_rule(o.margin, "--margin");
   if (given(o, "--budget")) s.budget_s = for_flag("--budget", [&] { return parse_duration(o.budget); });
@@ -122,8 +127,9 @@ void check_backend_flags(const SweepCommandOptions& o, const BackendChoice& choi
   check_timeout(o, "--case-timeout", o.nccl.case_timeout_s);
   if (choice.kind == BackendKind::Nccl) return;
   for (const char* flag : {"--ranks", "--emulate-nodes", "--graph", "--init-timeout", "--case-timeout"})
-    if (given(o, flag))
-      throw InputError(std::string(flag) + " is an NCCL backend option; this sweep runs on " + choice.reason);
+    if (given(o, flag))  // every name of the option: -T is --case-timeout
+      throw InputError(o.command->get_option(flag)->get_name(false, true) +
+                       " is an NCCL backend option; this sweep runs on " + choice.reason);
 }
 
 // nccl-tests' flags: sizes and sampling (-b -e -f -i -n -w) and the adaptive stop.
@@ -168,7 +174,7 @@ void add_case_flags(CLI::App* cmd, SweepCommandOptions& o) {
 
 // How the plan runs: repeats, racing, margin, budget, resume, settings.
 void add_plan_flags(CLI::App* cmd, SweepCommandOptions& o) {
-  cmd->add_option("--repeat", o.repeat,
+  cmd->add_option("--repeat,-N,--run_cycles", o.repeat,
                   "Run the whole plan N times, 1 to 100 (default 1), each in a rotated case order; each case "
                   "keeps every run's median (for compare)");
   cmd->add_flag("--exhaustive", o.exhaustive,
@@ -204,7 +210,7 @@ void add_nccl_flags(CLI::App* cmd, SweepCommandOptions& o) {
       "NCCL: every rank its own NCCL_HOSTID (one-GPU nodes over the network path; results labelled)");
   cmd->add_option("--init-timeout", o.nccl.init_timeout_s,
                   "NCCL: seconds a communicator init may take, up to 3600 (default 120)");
-  cmd->add_option("--case-timeout", o.nccl.case_timeout_s,
+  cmd->add_option("--case-timeout,-T,--timeout", o.nccl.case_timeout_s,
                   "NCCL: seconds each step of a case may take, up to 3600 (default 60)");
   cmd->add_flag("--graph", o.nccl.graph,
                 "NCCL: time each batch as one CUDA graph (one sample per batch: its mean)");
@@ -221,10 +227,12 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& o) {
   add_case_flags(cmd, o);
   add_plan_flags(cmd, o);
   add_nccl_flags(cmd, o);
-  cmd->add_option("--out", o.out_path,
+  cmd->add_option("--out,-J,--output_file", o.out_path,
                   "Results JSON file (default results/commtune-BACKEND-TIME.json; never overwritten)");
   cmd->add_flag("--no-report", o.no_report,
                 "Write no HTML report (RESULTS.html, beside the results file) at the end");
+  add_nccl_tests_habits(cmd, o.nccl_tests);
+  cmd->footer(nccl_tests_habits_footer());
 }
 
 // A whole decimal number in [low, high]: "-1" or "4294967296" never wrap into a huge count.
@@ -235,25 +243,6 @@ std::size_t count_flag(const char* flag, const std::string& text, std::size_t lo
     throw InputError(std::string(flag) + ": expected an integer from " + std::to_string(low) + " to " +
                      std::to_string(high) + ", got " + quote_text(text));
   return value;
-}
-
-SplitEnvironment split_environment() {
-  return SplitEnvironment{std::getenv("NCCL_TESTS_SPLIT"), std::getenv("NCCL_TESTS_SPLIT_MASK")};
-}
-
-void apply_split_environment(const SplitEnvironment& split, bool groups_chosen, SweepOptions& options) {
-  const bool mask = split.mask != nullptr;
-  const char* variable = mask ? "NCCL_TESTS_SPLIT_MASK" : "NCCL_TESTS_SPLIT";
-  const char* value = mask ? split.mask : split.split;
-  if (value == nullptr) return;
-  const std::string set = std::string(variable) + "=" + quote_text(value);
-  if (groups_chosen) {
-    options.notes.push_back(set + " is not used: the groups of --groups (or the config) are");
-    return;
-  }
-  const GroupSpec spec = mask ? parse_split_mask(value, variable) : parse_group_spec(value, variable);
-  options.groups = {spec};
-  options.notes.push_back(set + " used as --groups '" + spec.name() + "'");
 }
 
 SweepConfig resolve_sweep_config(const SweepCommandOptions& o, const SplitEnvironment& split) {
@@ -281,16 +270,21 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
     throw InputError(
         "--resume with --repeat: a repeated sweep cannot be resumed (its cases pool every run); run it "
         "again");
-  const SweepConfig config = resolve_sweep_config(o, split_environment());
+  SweepConfig config = resolve_sweep_config(o, split_environment());
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_backend_flags(o, choice);
+  const NcclTestsEffect habits =
+      nccl_tests_effect(given_nccl_tests_habits(*o.command, o.nccl_tests), choice.kind);
+  config.options.notes.insert(config.options.notes.end(), habits.notes.begin(), habits.notes.end());
+  NcclRunOptions nccl = o.nccl;
+  nccl.graph = nccl.graph || habits.graph;
   check_workload_type(workload_flags(o), config.options, choice.kind == BackendKind::Mpi);
   return launch_sweep(SweepLaunch{.config = config,
                                   .choice = choice,
                                   .out_path = o.out_path,
                                   .argc = argc,
                                   .argv = argv,
-                                  .nccl = o.nccl,
+                                  .nccl = nccl,
                                   .wiring = wiring,
                                   .launcher = detect_launcher(),
                                   .resume_path = o.resume_path,

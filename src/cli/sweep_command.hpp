@@ -1,6 +1,7 @@
 #pragma once
-// `commtune sweep`: options as nccl-tests users know them (-b -e -f -i -n -w -d -o -r -c), a
-// settings matrix from --config, backend selection, and the run itself.
+// `commtune sweep`: options as nccl-tests users know them (-b -e -f -i -n -w -d -o -r -c, and the
+// rest of nccl-tests' flags through cli/nccl_tests_habits), a settings matrix from --config, backend
+// selection, and the run itself.
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 
 #include "plan/sweep_options.hpp"
 #include "backend/nccl/supervisor/nccl_run_options.hpp"
+#include "cli/nccl_tests_habits.hpp"
 #include "launch/wiring.hpp"
 
 namespace commtune {
@@ -32,6 +34,7 @@ struct SweepCommandOptions {
   std::string workload;         // --workload W.json: the job's own sizes instead of a range
   NcclRunOptions nccl;          // --ranks --emulate-nodes --init-timeout --case-timeout --graph
   bool no_report = false;       // --no-report: no RESULTS.html at the end
+  NcclTestsHabits nccl_tests;   // nccl-tests' other flags (-g -t -a -z ...), judged once the backend is known
   CLI::App* command = nullptr;  // to ask which flags were given
 };
 
@@ -40,19 +43,6 @@ void add_sweep_command(CLI::App& app, SweepCommandOptions& options);
 // A flag's whole decimal number in [low, high] (the text as typed): "-1" or "4294967296" never wrap
 // into a huge count. Throws InputError naming the flag.
 std::size_t count_flag(const char* flag, const std::string& text, std::size_t low, std::size_t high);
-
-// nccl-tests' split variables as the environment has them (null: not set).
-struct SplitEnvironment {
-  const char* split = nullptr;  // NCCL_TESTS_SPLIT: "MOD 8"
-  const char* mask = nullptr;   // NCCL_TESTS_SPLIT_MASK: hex, color = rank & mask (nccl-tests reads it first)
-};
-SplitEnvironment split_environment();
-
-// An nccl-tests user's habit is not silently ignored: without --groups (or a config's "groups"), a
-// set NCCL_TESTS_SPLIT_MASK or NCCL_TESTS_SPLIT becomes the sweep's group spec; with them, it is
-// left alone. Either way the plan says which is used. A malformed value is an InputError naming
-// the variable.
-void apply_split_environment(const SplitEnvironment& split, bool groups_chosen, SweepOptions& options);
 
 // The config file's options and settings with the given flags applied on top.
 SweepConfig resolve_sweep_config(const SweepCommandOptions& options, const SplitEnvironment& split = {});
