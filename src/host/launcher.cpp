@@ -60,6 +60,12 @@ std::optional<SlurmJob> slurm_job(const Environment& env, bool srun) {
   return job;
 }
 
+std::optional<TorchRun> torch_run(const Environment& env) {
+  if (!env.count("TORCHELASTIC_RUN_ID")) return std::nullopt;
+  return TorchRun{value_of(env, "TORCHELASTIC_RUN_ID"), first_number(env, {"WORLD_SIZE"}),
+                  first_number(env, {"LOCAL_WORLD_SIZE"})};
+}
+
 }  // namespace
 
 Launcher detect_launcher(const Environment& env) {
@@ -69,6 +75,8 @@ Launcher detect_launcher(const Environment& env) {
   launcher.rank = first_number(env, {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"});
   launcher.local_rank = first_number(env, {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
   launcher.slurm = slurm_job(env, launcher.name == "srun");
+  launcher.torchrun = torch_run(env);
+  if (launcher.torchrun && !launcher.mpi) launcher.rank = first_number(env, {"RANK"});
   return launcher;
 }
 

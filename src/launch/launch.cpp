@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "host/provenance.hpp"
 #include "launch/backend_launches.hpp"
+#include "launch/launcher_check.hpp"
 
 namespace commtune {
 namespace {
@@ -28,9 +29,15 @@ const LaunchEntry& launch_of(BackendKind kind) { return backend_row(kLaunches, k
 
 }  // namespace
 
-int launch_sweep(const SweepLaunch& launch) { return launch_of(launch.choice.kind).sweep(launch); }
+int launch_sweep(const SweepLaunch& launch) {
+  refuse_unsupported_launcher(launch.launcher);
+  return launch_of(launch.choice.kind).sweep(launch);
+}
 
-int launch_doctor(const DoctorLaunch& launch) { return launch_of(launch.choice.kind).doctor(launch); }
+int launch_doctor(const DoctorLaunch& launch) {
+  refuse_unsupported_launcher(launch.launcher);
+  return launch_of(launch.choice.kind).doctor(launch);
+}
 
 nlohmann::json launch_provenance(const SweepLaunch& launch) {
   nlohmann::json facts = base_provenance(launch.argc, launch.argv, launch.launcher);

@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "host/launcher.hpp"
 #include "host/memory_bandwidth.hpp"
 #include "host/prefaulted_memory.hpp"
 #include "host/program_output.hpp"
+#include "launch/launcher_check.hpp"
 
 namespace commtune {
 namespace {
@@ -43,6 +45,43 @@ TEST(Launcher, SrunWithPmixIsAnMpiLaunchButSlurmAloneIsNot) {
   EXPECT_FALSE(slurm.mpi);
   EXPECT_EQ(slurm.rank, 2);
   EXPECT_EQ(slurm.local_rank, 0);
+}
+
+// torchrun's workers: its RANK numbers them where no MPI launcher does, so that only RANK 0 prints
+// the refusal (launch/launcher_check); under mpirun the MPI ranks stay commtune's.
+TEST(Launcher, TorchrunIsRecordedAndRefusedWithMoreThanOneProcess) {
+  const Launcher torch = detect_launcher({{"TORCHELASTIC_RUN_ID", "job7"},
+                                          {"WORLD_SIZE", "16"},
+                                          {"LOCAL_WORLD_SIZE", "8"},
+                                          {"RANK", "9"},
+                                          {"LOCAL_RANK", "1"},
+                                          {"SLURM_PROCID", "1"}});
+  ASSERT_TRUE(torch.torchrun.has_value());
+  EXPECT_EQ(torch.torchrun->run_id, "job7");
+  EXPECT_EQ(torch.torchrun->world_size, 16);
+  EXPECT_EQ(torch.torchrun->local_world_size, 8);
+  EXPECT_EQ(torch.rank, 9);
+  EXPECT_FALSE(torch.first_rank());
+  EXPECT_FALSE(torch.mpi);
+  try {
+    refuse_unsupported_launcher(torch);
+    ADD_FAILURE() << "torchrun with 16 processes accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("WORLD_SIZE 16"), std::string::npos) << e.what();
+  }
+  Launcher unknown = torch;
+  unknown.torchrun->world_size.reset();
+  EXPECT_THROW(refuse_unsupported_launcher(unknown), InputError);
+  const Launcher one = detect_launcher({{"TORCHELASTIC_RUN_ID", "job8"}, {"WORLD_SIZE", "1"}, {"RANK", "0"}});
+  EXPECT_NO_THROW(refuse_unsupported_launcher(one));  // a launcher-free run of one process
+  const Launcher mpi = detect_launcher({{"TORCHELASTIC_RUN_ID", "job9"},
+                                        {"WORLD_SIZE", "8"},
+                                        {"OMPI_COMM_WORLD_SIZE", "4"},
+                                        {"OMPI_COMM_WORLD_RANK", "2"}});
+  EXPECT_EQ(mpi.rank, 2);
+  EXPECT_NO_THROW(refuse_unsupported_launcher(mpi));
+  EXPECT_FALSE(detect_launcher({{"WORLD_SIZE", "8"}, {"RANK", "3"}}).torchrun.has_value());
+  EXPECT_NO_THROW(refuse_unsupported_launcher(detect_launcher({{"HOME", "/root"}})));
 }
 
 TEST(Launcher, NamesTheLauncherAndRecordsTheSlurmJob) {

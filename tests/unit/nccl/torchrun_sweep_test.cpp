@@ -1,0 +1,53 @@
+// commtune started by torchrun (launch/launcher_check), as a user of PyTorch would try it: every
+// process torchrun started stops before anything runs or is written, only RANK 0 says why; one
+// process alone is a launcher-free run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run_commtune.hpp"
+
+namespace commtune {
+namespace {
+
+using namespace commtune::testing;
+
+std::vector<std::string> torchrun_worker(int rank, int world) {
+  return {"TORCHELASTIC_RUN_ID=t1",
+          "WORLD_SIZE=" + std::to_string(world),
+          "LOCAL_WORLD_SIZE=" + std::to_string(world),
+          "RANK=" + std::to_string(rank),
+          "LOCAL_RANK=" + std::to_string(rank),
+          "MASTER_ADDR=127.0.0.1",
+          "MASTER_PORT=29500"};
+}
+
+TEST(Torchrun, EveryWorkerStopsBeforeAnythingStartsAndOnlyRankZeroSaysWhy) {
+  for (const char* command : {"sweep", "doctor"})
+    for (const int rank : {0, 1}) {
+      if (rank == 1 && std::string(command) == "doctor") continue;  // a silent rank waits 10 s (cli/app)
+      ScratchDir dir;
+      std::vector<std::string> argv = {COMMTUNE_SIMULATED_BINARY, command, "--backend", "nccl"};
+      if (std::string(command) == "sweep")
+        argv.insert(argv.end(), {"-b", "8", "-e", "8", "--out", dir.file("r.json")});
+      else
+        argv.insert(argv.end(), {"--quick", "--json", dir.file("r.json")});
+      const Ran ran = run_program(argv, torchrun_worker(rank, 2), dir);
+      EXPECT_EQ(ran.exit_code, 2) << command << rank << ran.err;
+      EXPECT_EQ(ran.err.find("torchrun") != std::string::npos, rank == 0) << command << rank << ran.err;
+      EXPECT_TRUE(ran.out.empty()) << ran.out;
+      EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+    }
+}
+
+TEST(Torchrun, OneProcessAloneRunsAsALocalRun) {
+  ScratchDir dir;
+  const Ran ran = run_program({COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "-b", "8", "-e", "8",
+                               "--collectives", "allreduce", "--no-report", "--out", dir.file("r.json")},
+                              torchrun_worker(0, 1), dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_FALSE(load_results(dir.file("r.json")).cases.empty());
+}
+
+}  // namespace
+}  // namespace commtune
