@@ -21,7 +21,7 @@ add_executable(nccl_fault_tests ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/sweep_faults
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/doctor_nccl_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_choice_sweep_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/nccl_tests_flags_sweep_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/torchrun_sweep_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/unit/nccl/environment_sweep_test.cpp)
 target_link_libraries(nccl_fault_tests PRIVATE commtune_results commtune_nccl_simulated commtune_tuner_rules GTest::gtest_main)
 target_compile_definitions(nccl_fault_tests PRIVATE ${COMMTUNE_NCCL_TEST_DEFINITIONS} COMMTUNE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   COMMTUNE_TUNER_PLUGIN_PATH="$<TARGET_FILE:nccl-tuner-commtune>")

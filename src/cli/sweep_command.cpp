@@ -1,8 +1,8 @@
 #include "cli/sweep_command.hpp"
 
-#include <algorithm>
+#include <unistd.h>  // environ
+
 #include <charconv>
-#include <cstdlib>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -12,7 +12,9 @@
 #include "measure/contention.hpp"
 #include "plan/duration.hpp"
 #include "launch/backend_choice.hpp"
+#include "host/host_facts.hpp"
 #include "host/launcher.hpp"
+#include "knobs/environment_knobs.hpp"
 #include "launch/launch.hpp"
 
 namespace commtune {
@@ -276,6 +278,9 @@ int run_sweep_command(const SweepCommandOptions& o, int argc, char** argv, const
   const NcclTestsEffect habits =
       nccl_tests_effect(given_nccl_tests_habits(*o.command, o.nccl_tests), choice.kind);
   config.options.notes.insert(config.options.notes.end(), habits.notes.begin(), habits.notes.end());
+  for (std::string& note :
+       knobs_the_environment_sets(choice.kind, config.settings, relevant_environment(environ)))
+    config.options.notes.push_back(std::move(note));
   NcclRunOptions nccl = o.nccl;
   nccl.graph = nccl.graph || habits.graph;
   check_workload_type(workload_flags(o), config.options, choice.kind == BackendKind::Mpi);

@@ -13,6 +13,7 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/planner_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/groups_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nccl_tests_habits_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/environment_knobs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_loader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_file_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/case_json_test.cpp

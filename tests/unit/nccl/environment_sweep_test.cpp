@@ -1,9 +1,12 @@
-// commtune started by torchrun (launch/launcher_check), as a user of PyTorch would try it: every
-// process torchrun started stops before anything runs or is written, only RANK 0 says why; one
-// process alone is a launcher-free run.
+// What the user's environment does to a sweep, on simulated NCCL workers. Started by torchrun
+// (launch/launcher_check), as a user of PyTorch would try it: every process torchrun started stops
+// before anything runs or is written, only RANK 0 says why; one process alone is a launcher-free
+// run. A knob the sweep varies exported in the shell (knobs/environment_knobs): the sweep runs and
+// its plan says which settings ran with the environment's value.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "run_commtune.hpp"
 
@@ -47,6 +50,24 @@ TEST(Torchrun, OneProcessAloneRunsAsALocalRun) {
                               torchrun_worker(0, 1), dir);
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_FALSE(load_results(dir.file("r.json")).cases.empty());
+}
+
+TEST(EnvironmentKnobs, AKnobTheSweepVariesSetInTheShellIsAWarningNamingWhoRunsWithIt) {
+  ScratchDir dir;
+  std::ofstream(dir.file("c.json")) << R"({"settings": [{"name": "ring", "knobs": {"NCCL_ALGO": "Ring"}},
+    {"name": "ll", "knobs": {"NCCL_PROTO": "LL"}}]})";
+  const Ran ran = run_program(
+      {COMMTUNE_SIMULATED_BINARY, "sweep", "--backend", "nccl", "--config", dir.file("c.json"), "-b", "8",
+       "-e", "8", "--collectives", "allreduce", "--no-report", "--out", dir.file("r.json")},
+      {"NCCL_ALGO=Tree", "NCCL_DEBUG=WARN"}, dir);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  std::vector<std::string> about;  // the results file's warnings, the plan's
+  for (const auto& w :
+       nlohmann::json::parse(slurp(dir.file("r.json"))).value("warnings", nlohmann::json::array()))
+    if (w.get<std::string>().find("the environment sets") != std::string::npos) about.push_back(w);
+  ASSERT_EQ(about.size(), 1u) << ran.out;  // NCCL_DEBUG is no knob of this sweep
+  EXPECT_NE(about.front().find("NCCL_ALGO=Tree"), std::string::npos) << about.front();
+  EXPECT_NE(about.front().find("'default', 'll' run with it"), std::string::npos) << about.front();
 }
 
 }  // namespace
