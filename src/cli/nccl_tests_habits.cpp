@@ -240,8 +240,7 @@ std::string nccl_tests_habits_footer() {
   return "nccl-tests' flags: -b -e -f -i -n -w -d -o -r -c as above; -N is --repeat, -J --out, -T "
          "--case-timeout, -G N --graph; -t 1, -g 1, -m 1, -a 3 (and -a 1 on NCCL: the nt-time column), -p, "
          "-z 0, -y 0, -C 0, -S 0, -R 0, -D 0, -V, -M 0, -u 0, -I, -K 0 are what commtune does anyway; any "
-         "other "
-         "value is answered with what commtune does instead.";
+         "other value is answered with what commtune does instead.";
 }
 
 }  // namespace commtune

@@ -98,7 +98,8 @@ void apply_flags(const SweepCommandOptions& o, SweepOptions& s) {
   if (given(o, "-r")) s.root = o.root;
   if (given(o, "-c")) {
     if (o.check < 0)
-      throw InputError("-c must be 0 (no data check) or 1 (got " + std::to_string(o.check) + ")");
+      throw InputError("-c must be 0 (no data check) or a count above 0 (the check on), got " +
+                       std::to_string(o.check));
     if (o.check > 1)  // nccl-tests' -c counts the iterations it checks
       s.notes.push_back("-c " + std::to_string(o.check) + " taken as -c 1: the data check is on");
     s.check = o.check != 0;

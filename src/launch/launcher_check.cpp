@@ -13,9 +13,9 @@ void refuse_unsupported_launcher(const Launcher& launcher) {
   throw InputError(
       "started by torchrun (TORCHELASTIC_RUN_ID set, WORLD_SIZE " +
       (world ? std::to_string(*world) : "unknown") +
-      "): commtune's ranks do not join torchrun's rendezvous, so each process would run a sweep of its own; "
-      "on "
-      "one node run commtune once without a launcher (one worker per GPU), across nodes under mpirun or srun "
+      "): commtune's ranks do not join torchrun's rendezvous, so each process would run a job of its own; "
+      "on one node run commtune once without a launcher (one worker per GPU), across nodes under mpirun or "
+      "srun "
       "(one rank per GPU); from inside a torchrun job, start it with TORCHELASTIC_RUN_ID unset");
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "knobs/environment_knobs.hpp"
 #include "knobs/knob_scope.hpp"
 #include "knobs/nccl_list_syntax.hpp"
 #include "knobs/ompi_algorithms.hpp"
@@ -50,7 +51,7 @@ std::vector<EnvEntry> mpi_environment(const std::vector<Chosen>& chosen, std::ve
   if (forces) add(env, "OMPI_MCA_coll_tuned_use_dynamic_rules", "1", notes);
   for (const Chosen& c : chosen)
     for (const auto& [knob, value] : c.setting->knobs)
-      add(env, "OMPI_MCA_" + knob, ompi_value(knob, value), notes);
+      add(env, environment_variable_of(BackendKind::Mpi, knob), ompi_value(knob, value), notes);
   return env;
 }
 
