@@ -50,6 +50,33 @@ std::string drop_reason(const std::string& best, const CaseVerdict& v, const Dec
          rule_text(rule) + "; noise floor " + format_percent(v.noise_floor) + ")";
 }
 
+// `v`: the setting judged as the candidate against the default, slower in some placement.
+std::string cannot_win_reason(const CaseVerdict& v, const DecisionRule& rule) {
+  return std::string(kDefaultSettingName) + " is clearly faster here in a placement: this one takes " +
+         format_percent(-v.gain) + " more time there (" + rule_text(rule) +
+         "); it cannot win against the default, which takes every placement";
+}
+
+// While the default races, a setting clearly slower than it in any placement can never be the
+// pick: the tuner's rule needs it clearly faster than the default in every placement. It leaves
+// the race now, whatever its other placements show.
+std::vector<std::string> drop_losers_to_the_default(const CaseIndex& index, const SizeKey& key,
+                                                    const std::vector<std::string>& racing,
+                                                    const DecisionRule& rule,
+                                                    std::vector<RaceDrop>& dropped) {
+  if (std::find(racing.begin(), racing.end(), kDefaultSettingName) == racing.end()) return racing;
+  std::vector<std::string> kept;
+  for (const auto& name : racing) {
+    const CaseVerdict against =
+        name == kDefaultSettingName ? CaseVerdict{} : verdict_against_default(index, name, key, rule);
+    if (against.measured && against.slower)
+      dropped.push_back({name, cannot_win_reason(against, rule)});
+    else
+      kept.push_back(name);
+  }
+  return kept;
+}
+
 std::vector<std::string> ok_settings(const CaseIndex& index, const SizeKey& key,
                                      const std::vector<std::string>& alive) {
   std::vector<std::string> out;
@@ -76,7 +103,8 @@ std::string fastest(const CaseIndex& index, const SizeKey& key, const std::vecto
 RaceVerdict race_verdict(const CaseIndex& index, const SizeKey& key, const std::vector<std::string>& alive,
                          const DecisionRule& rule) {
   RaceVerdict v;
-  const std::vector<std::string> racing = ok_settings(index, key, alive);
+  const std::vector<std::string> racing =
+      drop_losers_to_the_default(index, key, ok_settings(index, key, alive), rule, v.dropped);
   v.best = fastest(index, key, racing);
   if (v.best.empty()) {
     v.decided = true;

@@ -7,6 +7,9 @@
 // - A setting is dropped when the tuner's own rule, with that setting as the baseline, makes the
 //   leader win against it (in every placement disjoint median CIs whose nearest ends are the margin
 //   apart): so a dropped default is one the tuner finds beaten.
+// - While the default races, a setting clearly slower than it in any placement is dropped too: the
+//   tuner's rule needs a winner clearly faster than the default in every placement, so it can
+//   never be the pick (an algorithm fast out of place and ten times slower in place).
 // - The pick is the default while it survives, else the leader. The race there is decided when
 //   one setting is left, or when the pick is shown, with confidence, to be at most the margin
 //   slower than every other survivor (in every placement its change against it plus the noise

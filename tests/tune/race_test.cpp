@@ -18,6 +18,7 @@
 #include "sweep/confirm_round.hpp"
 #include "sweep/raced_sweep.hpp"
 #include "sweep/sweep_runner.hpp"
+#include "tune/case_verdict.hpp"
 #include "tune/race.hpp"
 #include "tune/tuner.hpp"
 #include "tune_test_support.hpp"
@@ -54,10 +55,13 @@ TEST(RaceRule, DropsTheClearlySlowerSettingsWithTheReasonAndKeepsTheBest) {
   const RaceVerdict v =
       race_verdict(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
   EXPECT_EQ(v.best, "b");
+  // c first, as slower than the default (which races until b's verdict); then the default, by b.
   ASSERT_EQ(v.dropped.size(), 2u);
-  EXPECT_EQ(v.dropped[0].setting, "default");
-  EXPECT_EQ(v.dropped[1].setting, "c");
-  EXPECT_NE(v.dropped[1].reason.find("b is clearly faster here: 53.3% less time"), std::string::npos)
+  EXPECT_EQ(v.dropped[0].setting, "c");
+  EXPECT_NE(v.dropped[0].reason.find("takes 50.0% more time there"), std::string::npos)
+      << v.dropped[0].reason;
+  EXPECT_EQ(v.dropped[1].setting, "default");
+  EXPECT_NE(v.dropped[1].reason.find("b is clearly faster here: 30.0% less time"), std::string::npos)
       << v.dropped[1].reason;
   EXPECT_EQ(v.survivors, std::vector<std::string>{"b"});
   EXPECT_TRUE(v.decided);
@@ -74,6 +78,42 @@ TEST(RaceRule, KeepsASettingWithinTheMarginAndDecidesOnlyWhenThePrecisionSettles
                                         DecisionRule{.margin = 0.02});
   EXPECT_EQ(fine.survivors.size(), 2u);
   EXPECT_TRUE(fine.decided);
+}
+
+// b is 30% faster than the default out of place and 50% slower in place; c is the default's twin.
+ResultsDocument split_by_placement(std::size_t n = 60) {
+  std::vector<CaseResult> cases;
+  for (Placement p : {Placement::OutOfPlace, Placement::InPlace}) {
+    const bool in_place = p == Placement::InPlace;
+    cases.push_back(synthetic_case("default", Collective::AllReduce, 1024, p, steady(100, n)));
+    cases.push_back(synthetic_case("b", Collective::AllReduce, 1024, p, steady(in_place ? 150 : 70, n)));
+    cases.push_back(synthetic_case("c", Collective::AllReduce, 1024, p, steady(100, n)));
+  }
+  return synthetic_document(
+      "mpi", {Setting{"default", "", {}, {}}, Setting{"b", "", {}, {}}, Setting{"c", "", {}, {}}},
+      std::move(cases));
+}
+
+TEST(RaceRule, ASettingClearlySlowerThanTheDefaultInOnePlacementCannotWinAndLeaves) {
+  const ResultsDocument doc = split_by_placement();
+  const RaceVerdict v =
+      race_verdict(CaseIndex(doc), kKey, {"default", "b", "c"}, DecisionRule{.margin = 0.02});
+  ASSERT_EQ(v.dropped.size(), 1u);
+  EXPECT_EQ(v.dropped[0].setting, "b");
+  EXPECT_NE(v.dropped[0].reason.find("takes 50.0% more time there"), std::string::npos)
+      << v.dropped[0].reason;
+  EXPECT_EQ(v.survivors, (std::vector<std::string>{"default", "c"}));
+  // The tuner agrees: b never wins against the default here.
+  EXPECT_FALSE(verdict_against_default(CaseIndex(doc), "b", kKey, DecisionRule{.margin = 0.02}).faster);
+}
+
+TEST(RaceRule, WithoutTheDefaultInTheRaceOnlyTheLeaderDrops) {
+  const ResultsDocument doc = split_by_placement();
+  const RaceVerdict v = race_verdict(CaseIndex(doc), kKey, {"b", "c"}, DecisionRule{.margin = 0.02});
+  // c (200 us over the placements) leads b (220) without beating it out of place: both race on.
+  EXPECT_TRUE(v.dropped.empty());
+  EXPECT_EQ(v.best, "c");
+  EXPECT_EQ(v.survivors.size(), 2u);
 }
 
 TEST(RaceRule, ASettingThatFailedLeavesTheRaceUnmarked) {
@@ -186,8 +226,9 @@ class NoisyBackend : public Backend {
   // minutes, as load or clocks change): a case's times are divided by 1 + drift * cases so far.
   double drift = 0;
   std::size_t cases_run = 0;
-  std::vector<std::string> measured;  // each case's setting, in the order measured
-  std::size_t led = 0;                // cases whose rule carried a leader (racing's round 0)
+  std::vector<std::string> measured;             // each case's setting, in the order measured
+  std::size_t led = 0;                           // cases whose rule carried a leader (racing's round 0)
+  std::map<std::string, double> in_place_speed;  // a setting's speed in place, where not its speed
 
   BackendKind kind() const override { return BackendKind::Mpi; }
   PlanLimits limits() const override { return {4, 4, 0}; }
@@ -200,12 +241,15 @@ class NoisyBackend : public Backend {
   void validate(const Setting&, const SweepOptions&) const override {}
   std::unique_ptr<SettingSession> open(const Setting& s, const SweepOptions&) override {
     ++opened;
-    return std::make_unique<Session>(*this, speed_.at(s.name));
+    const auto in_place = in_place_speed.find(s.name);
+    const double speed = speed_.at(s.name);
+    return std::make_unique<Session>(*this, speed,
+                                     in_place == in_place_speed.end() ? speed : in_place->second);
   }
 
  private:
   struct Session : SettingSession {
-    Session(NoisyBackend& b, double speed) : backend(b), speed(speed) {}
+    Session(NoisyBackend& b, double speed, double in_place) : backend(b), speed(speed), in_place(in_place) {}
     CaseResult run_case(const Case& c, const Setting& s, const SweepOptions& o) override {
       const std::size_t n = std::max<std::size_t>(10, static_cast<std::size_t>(o.stopping.max_time_s * 1000));
       backend.samples_drawn += n;
@@ -214,7 +258,8 @@ class NoisyBackend : public Backend {
       const double pace = 1.0 + backend.drift * static_cast<double>(backend.cases_run++);
       backend.measured.push_back(s.name);
       if (o.stopping.leader) ++backend.led;
-      const double median_s = (10.0 + static_cast<double>(c.bytes) / 100.0) * 1e-6 / speed / pace;
+      const double own = c.placement == Placement::InPlace ? in_place : speed;
+      const double median_s = (10.0 + static_cast<double>(c.bytes) / 100.0) * 1e-6 / own / pace;
       std::vector<double> out;
       for (std::size_t i = 0; i < n; ++i)
         out.push_back(median_s * noise(backend.rng_) * (unit(backend.rng_) < 0.02 ? 3.0 : 1.0));
@@ -222,6 +267,7 @@ class NoisyBackend : public Backend {
     }
     NoisyBackend& backend;
     double speed;
+    double in_place;
   };
   std::map<std::string, double> speed_;
   std::mt19937_64 rng_;
@@ -244,6 +290,7 @@ Plan race_plan(const std::vector<std::string>& names, bool racing, DecisionRule 
 }
 
 struct RaceTrial {
+  std::vector<std::string> measured;  // each case's setting, in the order measured
   Recommendation rec;
   ResultsDocument doc;
   std::size_t samples = 0;
@@ -264,13 +311,15 @@ struct Machine {
 
 RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t seed, bool racing = true,
                       std::optional<SweepBudget> budget = std::nullopt, NoticeSink* notices = nullptr,
-                      Machine machine = {}, DecisionRule decision = {}) {
+                      Machine machine = {}, DecisionRule decision = {},
+                      std::map<std::string, double> in_place_speed = {}) {
   std::vector<std::string> names;
   for (const auto& [n, s] : speed) names.push_back(n);
   const Plan plan = race_plan(names, racing, decision);
   NoisyBackend backend(speed, seed);
   backend.kept = machine.kept;
   backend.drift = machine.drift;
+  backend.in_place_speed = std::move(in_place_speed);
   LocalControlPlane control;
   std::vector<CaseResult> kept;
   CaseCollector keep(kept);
@@ -287,6 +336,7 @@ RaceTrial raced_trial(const std::map<std::string, double>& speed, std::uint64_t 
   EXPECT_EQ(t.doc.cases.size(), plan.cases.size());  // every case kept once, raced out or not
   t.rec = tune(t.doc, TuneOptions{.decision = decision});
   t.samples = backend.samples_drawn;
+  t.measured = backend.measured;
   return t;
 }
 
@@ -342,6 +392,35 @@ TEST(RacedSweep, ARealTenPercentGainIsStillFoundAndTheSlowSettingIsRacedOut) {
       }
   }
   EXPECT_GE(found, trials * 95 / 100);
+}
+
+// An algorithm 20% faster out of place and three times slower in place (Open MPI's in-place
+// basic_linear at megabytes) can never win against the default: it leaves after round 0, where the
+// leader (faster overall by the sum of its placements) would have kept it racing, and the pick is the
+// exhaustive sweep's.
+TEST(RacedSweep, ASettingThatLosesToTheDefaultInOnePlacementLeavesAfterRoundZero) {
+  const std::map<std::string, double> speed{{"default", 1.0}, {"split", 1.20}, {"faster", 1.10}};
+  const std::map<std::string, double> in_place{{"split", 0.33}};
+  for (std::size_t kept : {std::size_t{1}, std::size_t{64}}) {
+    const RaceTrial raced =
+        raced_trial(speed, 91, true, std::nullopt, nullptr, Machine{kept, 0}, {}, in_place);
+    const RaceTrial full =
+        raced_trial(speed, 91, false, std::nullopt, nullptr, Machine{kept, 0}, {}, in_place);
+    for (const auto& c : raced.doc.cases)
+      if (c.setting == "split") {
+        ASSERT_TRUE(c.raced_out) << "split survived at " << c.spec.bytes;
+        EXPECT_EQ(c.raced_out->round, 1u);
+        EXPECT_NE(c.raced_out->reason.find("cannot win against the default"), std::string::npos)
+            << c.raced_out->reason;
+      }
+    const auto split_cases = std::count(raced.measured.begin(), raced.measured.end(), "split");
+    EXPECT_EQ(static_cast<std::size_t>(split_cases), raced.rec.sizes.size() * 2);  // round 0's only
+    ASSERT_EQ(raced.rec.sizes.size(), full.rec.sizes.size());
+    for (std::size_t i = 0; i < raced.rec.sizes.size(); ++i) {
+      EXPECT_NE(full.rec.sizes[i].winner, "split");
+      EXPECT_EQ(raced.rec.sizes[i].winner, full.rec.sizes[i].winner) << "at size " << i;
+    }
+  }
 }
 
 TEST(RacedSweep, RacingDrawsFarFewerSamplesThanMeasuringEverything) {
@@ -738,6 +817,7 @@ RaceTrial whole_trial(const std::map<std::string, double>& speed, std::uint64_t 
   const ResultsDocument none = synthetic_document("mpi", plan.settings, {});
   t.rec = tune(t.doc, options, c.cases ? &*c.cases : &none);
   t.samples = backend.samples_drawn;
+  t.measured = backend.measured;
   return t;
 }
 
