@@ -1,13 +1,17 @@
+#include <unistd.h>  // environ
+
 #include <algorithm>
 
 #include "cli/commands.hpp"
 #include "cli/sweep_command.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "host/host_facts.hpp"
 #include "host/launcher.hpp"
 #include "launch/backend_choice.hpp"
 #include "launch/launch.hpp"
 #include "measure/contention.hpp"
+#include "knobs/environment_knobs.hpp"
 #include "plan/config_loader.hpp"
 #include "replay/replay_session.hpp"
 #include "sweep/interrupt.hpp"
@@ -155,6 +159,9 @@ int run_replay_command(const ReplayCommandOptions& o, int argc, char** argv, con
   config.settings = replay_settings(o, job.notes, recommended_for);
   const BackendChoice choice = choose_backend(config.options.backend, wiring);
   check_flags(o, choice, recommended_for);
+  for (std::string& note :  // the default (and every setting without the knob) runs with its value
+       knobs_the_environment_sets(choice.kind, config.settings, relevant_environment(environ)))
+    job.notes.push_back(std::move(note));
   SweepLaunch launch{.config = config,
                      .choice = choice,
                      .out_path = o.out_path,

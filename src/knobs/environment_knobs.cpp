@@ -19,16 +19,18 @@ std::vector<std::string> knobs_the_environment_sets(BackendKind backend, const s
     const auto it = environment.find(variable);
     if (it == environment.end()) continue;
     std::string with;  // the settings that run with the environment's value
+    std::size_t count = 0;
     bool default_with = false;
     for (const Setting& s : settings)
       if (!s.knobs.count(knob)) {
         with += (with.empty() ? "'" : ", '") + s.name + "'";
+        ++count;
         default_with = default_with || s.name == kDefaultSettingName;
       }
     if (with.empty()) continue;  // every setting sets its own value, which wins over the environment's
     out.push_back(
-        "the environment sets " + variable + "=" + it->second + ", a knob this sweep varies: " + with +
-        " run with it" +
+        "the environment sets " + variable + "=" + it->second + ", a knob the settings vary: " + with +
+        (count == 1 ? " runs" : " run") + " with it" +
         (default_with ? ", so the default is not the library's own choice (unset it to measure that)" : ""));
   }
   return out;

@@ -47,7 +47,7 @@ TEST(EnvironmentKnobs, OpenMpisKnobsAreReadFromTheirMcaVariables) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].rfind("the environment sets OMPI_MCA_coll_tuned_allreduce_algorithm=3, ", 0), 0u)
       << notes[0];
-  EXPECT_NE(notes[0].find("'default' run with it"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("'default' runs with it"), std::string::npos) << notes[0];
 }
 
 }  // namespace

@@ -70,5 +70,41 @@ TEST(EnvironmentKnobs, AKnobTheSweepVariesSetInTheShellIsAWarningNamingWhoRunsWi
   EXPECT_NE(about.front().find("'default', 'll' run with it"), std::string::npos) << about.front();
 }
 
+// The same knob in a replay: the replay says so before it starts (the default runs with it).
+TEST(EnvironmentKnobs, AReplayNamesTheKnobTheEnvironmentSetsToo) {
+  ScratchDir dir;
+  ASSERT_EQ(run_program({COMMTUNE_SIMULATED_BINARY, "workload", "--preset", "ddp", "--params", "1M",
+                         "--dtype", "float32", "--dp", "2", "--out", dir.file("w.json")},
+                        {}, dir)
+                .exit_code,
+            0);
+  std::ofstream(dir.file("c.json")) << R"({"settings": [{"name": "ring", "knobs": {"NCCL_ALGO": "Ring"}}]})";
+  const std::vector<std::string> argv = {COMMTUNE_SIMULATED_BINARY,
+                                         "replay",
+                                         dir.file("w.json"),
+                                         "--backend",
+                                         "nccl",
+                                         "--ranks",
+                                         "2",
+                                         "--config",
+                                         dir.file("c.json"),
+                                         "--rounds",
+                                         "1",
+                                         "--steps",
+                                         "1",
+                                         "--warmup",
+                                         "0",
+                                         "--out",
+                                         dir.file("r.json")};
+  const Ran with = run_program(argv, {"NCCL_ALGO=Tree"}, dir);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.err.find("NCCL_ALGO=Tree"), std::string::npos) << with.err;
+  EXPECT_NE(with.err.find("'default' runs with it"), std::string::npos) << with.err;
+  std::filesystem::remove(dir.file("r.json"));
+  const Ran without = run_program(argv, {}, dir);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_EQ(without.err.find("the environment sets"), std::string::npos) << without.err;
+}
+
 }  // namespace
 }  // namespace commtune
