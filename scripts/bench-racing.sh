@@ -12,6 +12,9 @@
 #     (buffers, data checks, the agreement after each batch, ranks waiting for a descheduled one)
 #     and what ran between the cases (start-up, setting starts, the race's decisions, writing);
 #     the case rounds it ran and the calls it timed;
+#   - the cases' seconds per collective and size band (up to 256 B, 512 B to 512 KiB, 1 MiB and
+#     up), raced against exhaustive, the raced ones split by the racing rounds each case ran (a
+#     setting raced out after round R ran R; 'end': to the end of the race at its size);
 #   - per (collective, size) the first exhaustive sweep's pick against the raced one's and the
 #     second exhaustive one's: the same, or within 2% of it when timed by the first exhaustive
 #     sweep (its medians added over the placements), else WORSE with both reasons;

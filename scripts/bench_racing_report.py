@@ -90,6 +90,35 @@ def pace(run_dir, name, reference):
     return statistics.median(ratios) if ratios else float("nan")
 
 
+BANDS = ((256, "up to 256 B"), (512 * 1024, "512 B to 512 KiB"), (float("inf"), "1 MiB and up"))
+
+
+def band_of(nbytes):
+    return next(name for top, name in BANDS if nbytes <= top)
+
+
+def where_cases_went(run_dir):
+    """Case seconds per (collective, size band): the raced sweep's against the exhaustive one's, and
+    the raced ones by the racing rounds each case ran (a setting raced out after round R ran R; the
+    rest ran to the end of the race at its size, or were measured once where nothing raced)."""
+    rows = {}
+    for name in ("raced", "exhaustive"):
+        for c in load(f"{run_dir}/{name}.json")["cases"]:
+            row = rows.setdefault((c["collective"], band_of(c["bytes"])), {})
+            seconds = c.get("cost", {}).get("case_s", 0.0)
+            row[name] = row.get(name, 0.0) + seconds
+            if name == "raced":
+                ran = c.get("raced_out", {}).get("round", "end")
+                row[ran] = row.get(ran, 0.0) + seconds
+    order = [name for _, name in BANDS]
+    print(f"{'collective':<10} {'sizes':<17} {'raced':>7} {'exhaust.':>8}  raced by its cases' rounds: "
+          f"{'1':>6} {'2':>6} {'3':>6} {'end':>6}")
+    for (collective, band), row in sorted(rows.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]))):
+        by_round = " ".join(f"{row.get(r, 0.0):>6.2f}" for r in (1, 2, 3, "end"))
+        print(f"{collective:<10} {band:<17} {row.get('raced', 0.0):>7.2f} {row.get('exhaustive', 0.0):>8.2f}"
+              f"  {'':<27}{by_round}")
+
+
 def report_run(run_dir):
     names = [n for n in ("exhaustive", "raced", "exhaustive-again") if os.path.exists(f"{run_dir}/{n}.time")]
     whole, sweep = {}, {}
@@ -105,6 +134,8 @@ def report_run(run_dir):
         print(f"{n:<17} {whole[n]:>7.1f}s {sweep[n]:>7.1f}s {whole[n] - sweep[n]:>7.1f}s {split} {k:>11} "
               f"{c['calls'] if c else '':>12}")
         print(f"{'':<17} re-measure: {remeasure_line(run_dir, n)}")
+    print("case seconds by collective and size:")
+    where_cases_went(run_dir)
     times = {}
     for c in load(f"{run_dir}/exhaustive.json")["cases"]:
         if c["status"] == "ok":

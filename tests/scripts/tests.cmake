@@ -34,3 +34,6 @@ commtune_script_test(bench_budget_simulated unit bench_budget_simulated_test.sh 
 
 # bench-paced-groups.sh: its table, on 2 ranks with few samples (label mpi: it launches them).
 commtune_script_test(bench_paced_groups mpi bench_paced_groups_test.sh)
+
+# bench-racing.sh on a small config, 2 ranks, one run (label mpi: it launches them).
+commtune_script_test(bench_racing mpi bench_racing_test.sh $<TARGET_FILE_DIR:commtune>)
