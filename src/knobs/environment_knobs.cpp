@@ -1,5 +1,6 @@
 #include "knobs/environment_knobs.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace commtune {
@@ -18,19 +19,16 @@ std::vector<std::string> knobs_the_environment_sets(BackendKind backend, const s
     const std::string variable = environment_variable_of(backend, knob);
     const auto it = environment.find(variable);
     if (it == environment.end()) continue;
-    std::string with;  // the settings that run with the environment's value
-    std::size_t count = 0;
-    bool default_with = false;
+    std::vector<std::string> with;  // the settings that run with the environment's value
     for (const Setting& s : settings)
-      if (!s.knobs.count(knob)) {
-        with += (with.empty() ? "'" : ", '") + s.name + "'";
-        ++count;
-        default_with = default_with || s.name == kDefaultSettingName;
-      }
+      if (!s.knobs.count(knob)) with.push_back(s.name);
     if (with.empty()) continue;  // every setting sets its own value, which wins over the environment's
+    const bool default_with = std::find(with.begin(), with.end(), kDefaultSettingName) != with.end();
+    std::string names;
+    for (const std::string& name : with) names += (names.empty() ? "'" : ", '") + name + "'";
     out.push_back(
-        "the environment sets " + variable + "=" + it->second + ", a knob the settings vary: " + with +
-        (count == 1 ? " runs" : " run") + " with it" +
+        "the environment sets " + variable + "=" + it->second + ", a knob the settings vary: " + names +
+        (with.size() == 1 ? " runs" : " run") + " with it" +
         (default_with ? ", so the default is not the library's own choice (unset it to measure that)" : ""));
   }
   return out;

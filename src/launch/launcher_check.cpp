@@ -15,8 +15,7 @@ void refuse_unsupported_launcher(const Launcher& launcher) {
       (world ? std::to_string(*world) : "unknown") +
       "): commtune's ranks do not join torchrun's rendezvous, so each process would run a job of its own; "
       "on one node run commtune once without a launcher (one worker per GPU), across nodes under mpirun or "
-      "srun "
-      "(one rank per GPU); from inside a torchrun job, start it with TORCHELASTIC_RUN_ID unset");
+      "srun (one rank per GPU); from inside a torchrun job, start it with TORCHELASTIC_RUN_ID unset");
 }
 
 }  // namespace commtune
