@@ -16,9 +16,11 @@ COMMTUNE_BUILD_DIR=$build_dir bash scripts/build.sh -DCMAKE_BUILD_TYPE=None -DCO
 # Memory errors are still caught by ASan's instrumentation, which does not rely on that handler.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:strict_string_checks=1:handle_segv=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-# Left to the plain stage (CI time): the emulated cluster and the browser, and the scripts that
-# drive the same commtune paths the other tests run (the device check's dry run, the nccl-tests
-# bench scripts): under the sanitizers they would add a minute and no code of their own.
+# Left to the plain stage (CI time): the emulated cluster and the browser; the scripts that drive
+# the same commtune paths the other tests run (the device check's dry run, every bench script's
+# test); and the architecture checks, which read the sources, not the build (clang-format, the
+# include and size rules, the backend recipe's syntax-only compile). Under the sanitizers they
+# would add three minutes and no code of their own.
 ctest --test-dir "$build_dir" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}" -LE 'cluster|browser' \
-  -E '^(device_check_dry_run|device_check_verdicts|bench_nccl_tests_launch|bench_nccl_tests_parsing)$' ${COMMTUNE_ASAN_CTEST_ARGS:-}
+  -E '^(device_check_dry_run|device_check_verdicts|bench_.*|architecture_.*)$' ${COMMTUNE_ASAN_CTEST_ARGS:-}
 echo "sanitized tests: passed under -fsanitize=address,undefined"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/mpi/mpi_environment.hpp"
 #include "backend/mpi/mpi_types.hpp"
 #include "core/errors.hpp"
 
