@@ -102,11 +102,13 @@ std::size_t block_for(double iteration_s, double resolution_s) {
   return static_cast<std::size_t>(std::min(std::ceil(wanted), static_cast<double>(kMaxBlock)));
 }
 
-std::size_t paced_group_for(double call_s) {
+std::size_t paced_group_for(double call_s, double barrier_s) {
   if (!(call_s > 0)) return kMaxPacedGroup;
-  const double wanted = std::ceil(kPacedGroupSeconds / call_s);
-  return static_cast<std::size_t>(
-      std::clamp(wanted, static_cast<double>(kMinPacedGroup), static_cast<double>(kMaxPacedGroup)));
+  const double wanted = std::clamp(std::ceil(kPacedGroupSeconds / call_s),
+                                   static_cast<double>(kMinPacedGroup), static_cast<double>(kMaxPacedGroup));
+  const double outlast =
+      barrier_s > 0 ? std::min(std::ceil(barrier_s / call_s), static_cast<double>(kMaxPacedOutlast)) : 0;
+  return static_cast<std::size_t>(std::max(wanted, outlast));
 }
 
 void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) {
@@ -131,8 +133,12 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   run.warmup_seconds = monotonic_seconds() - start;
   run.unit = timer.unit();
   run.resolution_s = timer.resolution_s();
-  if (run.unit == SampleUnit::Block) run.block = std::max<std::size_t>(timer.fixed_block(), 1);
-  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations) {
+  const std::size_t carried = std::min(rule.carried_block, kMaxBlock);
+  if (run.unit == SampleUnit::Block)
+    run.block = std::max<std::size_t>(carried > 0 ? carried : timer.fixed_block(), 1);
+  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && carried > 1 && !rule.fixed_iterations)
+    run.unit = SampleUnit::Block, run.block = carried;  // the first measurement's block: no pilot
+  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && carried == 0 && !rule.fixed_iterations) {
     // The pilot chooses the block; where calls are long enough to be timed one by one, it is
     // the run's first batch (as the sampling would have timed it), else it is dropped.
     const std::size_t pilot = std::max<std::size_t>(rule.min_samples, 5);

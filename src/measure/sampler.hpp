@@ -57,9 +57,8 @@ class BatchTimer {
 inline constexpr std::size_t kMaxInsideValues = std::size_t{1} << 24;  // 128 MiB of doubles
 
 // A block is at least this many clock resolutions long (its quantization at most 1%), and at most
-// kMaxBlock iterations.
+// kMaxBlock iterations (measure/stopping_rule).
 inline constexpr double kResolutionsPerBlock = 100;
-inline constexpr std::size_t kMaxBlock = 1000;
 
 // Iterations per block for iterations of `iteration_s` on a clock of `resolution_s`: 1 where one
 // iteration already spans kResolutionsPerBlock resolutions (or the clock's resolution is 0).
@@ -75,11 +74,21 @@ std::size_t block_for(double iteration_s, double resolution_s);
 inline constexpr double kPacedGroupSeconds = 4e-3;
 inline constexpr std::size_t kMinPacedGroup = 2;
 inline constexpr std::size_t kMaxPacedGroup = 8;
+// The most calls of a group that outlasts its barrier: back-to-back eager broadcasts of a few bytes
+// run ahead of their receivers until the transport's buffers are full, and a root that waits
+// there for a descheduled receiver (ranks sharing cores) waits a scheduler's time slice.
+inline constexpr std::size_t kMaxPacedOutlast = 256;
 
-// The calls of one paced sample for calls of `call_s` (the warm-up's least call time, slowest
-// rank): enough for kPacedGroupSeconds, kMinPacedGroup to kMaxPacedGroup; kMaxPacedGroup where
-// the call's time is unknown (0: no warm-up).
-std::size_t paced_group_for(double call_s);
+// The calls of one paced sample for calls of `call_s` (the warm-up's least call, slowest rank)
+// after barriers of `barrier_s` (the warm-up's mean barrier, slowest rank; 0: not known): enough
+// for kPacedGroupSeconds, kMinPacedGroup to kMaxPacedGroup, and more where those would not outlast
+// one barrier (a broadcast of a few bytes takes a fraction of a microsecond, a barrier of 4
+// oversubscribed ranks tens): as many as one barrier lasts, at most kMaxPacedOutlast. Otherwise
+// the barrier's exit spread is most of a sample and the samples are bimodal (docs/statistics.md).
+// The least call is the one known well: a mean over the few warm-up calls is dominated by the
+// first, and a receiver's least may be a copy of data already there, so such a group may last a
+// few barriers. kMaxPacedGroup where the call's time is unknown (0: no warm-up).
+std::size_t paced_group_for(double call_s, double barrier_s = 0);
 
 struct SampleRun {
   std::vector<double> samples;  // seconds per iteration (or per-batch or per-block means), max over ranks
@@ -117,7 +126,9 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch);
 // Warms up; where the timer's clock is coarse against one iteration (and the run is adaptive),
 // times a pilot batch to choose the block: dropped, like the warm-up, when the run is timed in
 // blocks, else its first batch (one more batch and its agreement saved per case); then samples
-// until the stopping rule is satisfied.
+// until the stopping rule is satisfied. A rule's carried_block (a case measured again) replaces
+// both the pilot's block and the timer's own (a paced group): every sample then stands for as
+// many calls as in the case's first measurement (1: each call timed alone, no pilot).
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule);
 
 }  // namespace commtune

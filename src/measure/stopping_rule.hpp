@@ -19,6 +19,7 @@ inline constexpr double kMaxCaseSeconds = 3600;
 inline constexpr std::size_t kMaxFixedBatch = 10'000;  // iterations of one batch of a fixed -n run
 inline constexpr std::size_t kFirstFixedBatch = 100;   // before the pace is known
 inline constexpr double kFixedBatchSeconds = 1.0;      // a fixed run's batch, once the pace is known
+inline constexpr std::size_t kMaxBlock = 1000;         // the most calls one sample stands for
 
 // What one sample stands for. Iteration: one timed iteration. BatchMean: a whole batch's time
 // divided by its iterations (a CUDA graph, which can only be timed from outside): the batch
@@ -76,6 +77,11 @@ struct StoppingRule {
   // narrow an interval that decides nothing more.
   std::optional<SampleStats> leader{};
   DecisionRule decision{};
+  // A case measured again (a later racing round, a re-measure round): the calls each sample stood
+  // for in its first measurement (a paced group, or a block of short calls; 1: every call timed
+  // alone), so that the rounds' samples, which are pooled or set side by side, stand for the same
+  // calls. 0: the timer and the sampler's pilot choose, as in a first measurement.
+  std::size_t carried_block = 0;
 
   // Throws InputError on values outside the ranges above, or min time > max time.
   void validate() const;

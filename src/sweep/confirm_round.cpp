@@ -130,15 +130,36 @@ class RoundPace {
   double first_pace_ = 1, next_estimate_s_ = 0, estimated_s_ = 0, taken_s_ = 0;
 };
 
+// The re-measure's own first measurement of case `c`: the first of `measured` from `from` on (the
+// race's rounds come before it) with its setting, collective, size, placement and groups.
+const CaseResult* first_measurement(const Case& c, const std::vector<CaseResult>& measured,
+                                    std::size_t from) {
+  for (std::size_t i = from; i < measured.size(); ++i) {
+    const Case& m = measured[i].spec;
+    if (m.setting_index == c.setting_index && m.collective == c.collective && m.bytes == c.bytes &&
+        m.placement == c.placement && m.group == c.group)
+      return &measured[i];
+  }
+  return nullptr;
+}
+
 // Round `r`: side by side (plan/race_order) when the backend keeps all its settings open, so a
 // size's default and finalists are measured one after another; its sessions stay open for the
 // next round (odd rounds visit the settings last to first, so the ones kept last are used first).
+// A case samples in the block of its first re-measure round (`measured` from `from` on), so that
+// its rounds' medians stand for the same calls.
 RunSummary run_round(const SweepRun& ctx, const Plan& round, std::size_t r, SessionCache& sessions,
-                     ResultSink& sink) {
+                     ResultSink& sink, const std::vector<CaseResult>& measured, std::size_t from) {
   sessions.close_failed();  // a setting that failed a case starts afresh
   Plan ordered = round;
   order_round(ordered.cases, r, side_by_side_fits(ordered.cases, sessions.capacity()));
-  return run_sweep(ctx.with_plan(ordered).keeping_sessions(sessions), sink);
+  SweepRun run = ctx.with_plan(ordered).keeping_sessions(sessions);
+  const StoppingRule rule = ordered.options.stopping;
+  run.case_rule = [rule, &measured, from](const Case& c) {
+    const CaseResult* first = first_measurement(c, measured, from);
+    return first ? with_first_block(rule, *first) : rule;
+  };
+  return run_sweep(run, sink);
 }
 
 std::string budget_note(const SweepRun& ctx, std::size_t round, std::size_t rounds) {
@@ -204,7 +225,8 @@ Confirmation run_confirm_round(const SweepRun& ctx, const std::vector<Finalists>
       out.budget_note = budget_note(ctx, r, rounds);
       break;
     }
-    const RunSummary summary = pace.timed([&] { return run_round(ctx, plan, r, sessions, collector); });
+    const RunSummary summary =
+        pace.timed([&] { return run_round(ctx, plan, r, sessions, collector, measured, race.cases.size()); });
     if (!summary.complete) return Confirmation{};
     ++out.rounds;
     std::rotate(order.begin(), order.begin() + 1, order.end());

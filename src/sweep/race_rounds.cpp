@@ -94,6 +94,20 @@ StoppingRule with_round_leader(StoppingRule round, const Case& c, const Plan& pl
   return round;
 }
 
+StoppingRule with_first_block(StoppingRule round, const CaseResult& first) {
+  if (first.status != CaseStatus::Ok || first.sample_unit == SampleUnit::BatchMean) return round;
+  round.carried_block = first.sample_unit == SampleUnit::Block ? first.sample_block : 1;
+  return round;
+}
+
+StoppingRule race_case_rule(const StoppingRule& round_rule, std::size_t round, const Case& c,
+                            const Plan& plan, const std::map<std::size_t, std::vector<CaseResult>>& rounds) {
+  if (round == 0) return with_round_leader(round_rule, c, plan, rounds);
+  const auto it = rounds.find(c.index);
+  return it == rounds.end() || it->second.empty() ? round_rule
+                                                  : with_first_block(round_rule, it->second.front());
+}
+
 RaceRounds race_rounds(const ResultsDocument& swept, const std::vector<Finalists>& finalists,
                        std::size_t rounds) {
   const std::size_t most = rounds > kFreshRemeasureRounds ? rounds - kFreshRemeasureRounds : 0;

@@ -49,6 +49,18 @@ std::optional<SampleStats> round_leader_s(const Case& c, const Plan& plan,
 StoppingRule with_round_leader(StoppingRule round, const Case& c, const Plan& plan,
                                const std::map<std::size_t, std::vector<CaseResult>>& rounds);
 
+// `round`'s rule for a case measured again (a later racing round, a re-measure round), `first`
+// being its first measurement: each sample stands for as many calls as there (its paced group or
+// block; 1 where each call was timed alone). Unchanged where `first` did not measure ok or was
+// timed in batch means.
+StoppingRule with_first_block(StoppingRule round, const CaseResult& first);
+
+// The rule of case `c` of `plan` in racing round `round` (`round_rule`, plan/race_schedule): round
+// 0's with_round_leader; a later round's with_first_block, its first measurement being round 0's
+// in `rounds` (unchanged where there is none).
+StoppingRule race_case_rule(const StoppingRule& round_rule, std::size_t round, const Case& c,
+                            const Plan& plan, const std::map<std::size_t, std::vector<CaseResult>>& rounds);
+
 // From the swept cases' race_round_medians_us (the sweep's cases as kept in memory), for a
 // re-measure of `rounds` rounds.
 RaceRounds race_rounds(const ResultsDocument& swept, const std::vector<Finalists>& finalists,

@@ -61,9 +61,9 @@ class Race {
       display.round_started(round, rounds(), plan.cases.size());
       RoundSink sink(display, rounds_);
       SweepRun runner = round > 0 && run_.budget ? budget_stopped(plan) : run_.with_plan(plan);
-      if (round == 0 && &plan == &plans.back())  // raced: stop once clearly slower than the size's fastest
-        runner.case_rule = [this, &plan](const Case& c) {
-          return with_round_leader(plan.options.stopping, c, run_.plan, rounds_);
+      if (&plan == &plans.back())  // raced: round 0 stops once clearly slower, later rounds keep its blocks
+        runner.case_rule = [this, &plan, round](const Case& c) {
+          return race_case_rule(plan.options.stopping, round, c, run_.plan, rounds_);
         };
       if (!run_sweep(runner, sink).complete)
         return run_.control.any(run_.interrupted()) ? RoundEnd::Interrupted : RoundEnd::BudgetSpent;

@@ -150,5 +150,41 @@ TEST(RaceRounds, RoundZerosLeaderIsTheFastestOtherSettingAtTheSizeAndPlacementSo
   EXPECT_DOUBLE_EQ(rule.decision.margin, plan.options.decision.margin);
 }
 
+// A later round samples each case in round 0's block: a paced group or a block of short calls, 1
+// where each call was timed alone; a batch-mean case or a failed one leaves the round's rule as is.
+TEST(RaceRounds, ALaterRoundKeepsRoundZerosBlockAndRoundZeroItsLeader) {
+  SweepOptions o;
+  o.sizes = SizeRange{1024, 1024, 2.0, 0};
+  o.collectives = {Collective::AllReduce};
+  const Plan plan =
+      make_plan(o, {Setting{"default", "", {}, {}}, Setting{"a", "", {{"k", "a"}}, {}}}, PlanLimits{4, 4, 0});
+  ASSERT_EQ(plan.cases.size(), 4u);
+  const Case& c = plan.cases[0];
+  const Case& other = plan.cases[2];  // the other setting, same size and placement
+  ASSERT_EQ(other.placement, c.placement);
+  std::map<std::size_t, std::vector<CaseResult>> rounds;
+  CaseResult first = synthetic_case("default", Collective::AllReduce, 1024, c.placement, {10, 11, 12});
+  first.sample_unit = SampleUnit::Block;
+  first.sample_block = 37;
+  rounds[c.index].push_back(first);
+  rounds[other.index].push_back(synthetic_case("a", Collective::AllReduce, 1024, c.placement, {5, 5, 5}));
+  StoppingRule round;
+  round.min_samples = 3;
+  EXPECT_EQ(race_case_rule(round, 1, c, plan, rounds).carried_block, 37u);
+  EXPECT_EQ(race_case_rule(round, 2, c, plan, rounds).min_samples, 3u);  // the round's own rule otherwise
+  EXPECT_FALSE(race_case_rule(round, 1, c, plan, rounds).leader);
+  const StoppingRule zero = race_case_rule(round, 0, c, plan, rounds);
+  EXPECT_TRUE(zero.leader);  // round 0: the other setting's case leads
+  EXPECT_EQ(zero.carried_block, 0u);
+  rounds[c.index][0].sample_unit = SampleUnit::Iteration;
+  EXPECT_EQ(race_case_rule(round, 1, c, plan, rounds).carried_block, 1u);
+  rounds[c.index][0].sample_unit = SampleUnit::BatchMean;
+  EXPECT_EQ(race_case_rule(round, 1, c, plan, rounds).carried_block, 0u);
+  rounds[c.index][0].sample_unit = SampleUnit::Block;
+  rounds[c.index][0].status = CaseStatus::Failed;
+  EXPECT_EQ(race_case_rule(round, 1, c, plan, rounds).carried_block, 0u);
+  EXPECT_EQ(race_case_rule(round, 1, plan.cases[1], plan, rounds).carried_block, 0u);  // never measured
+}
+
 }  // namespace
 }  // namespace commtune

@@ -196,6 +196,15 @@ TEST(Sampler, APacedGroupLastsItsFewMillisecondsWithAtLeastTwoCalls) {
   EXPECT_EQ(paced_group_for(1.0), kMinPacedGroup);  // a sample is a block of 2 calls at least
 }
 
+TEST(Sampler, APacedGroupOfShortCallsOutlastsOneBarrier) {
+  EXPECT_EQ(paced_group_for(0.5e-6, 29.9e-6), 60u);           // 60 calls of 0.5 us outlast a 29.9 us barrier
+  EXPECT_EQ(paced_group_for(20e-6, 30e-6), kMaxPacedGroup);   // 8 calls already outlast it
+  EXPECT_EQ(paced_group_for(1e-3, 30e-6), 4u);                // long calls: the 4 ms rule alone
+  EXPECT_EQ(paced_group_for(1e-9, 30e-6), kMaxPacedOutlast);  // at most this many
+  EXPECT_EQ(paced_group_for(0, 30e-6), kMaxPacedGroup);       // the call's time unknown
+  EXPECT_EQ(paced_group_for(0.5e-6, 0), kMaxPacedGroup);      // the barrier's unknown
+}
+
 // A paced timer (the MPI backend's broadcast) whose warm-up sets its group: the sampler asks for
 // the group after the warm-up, and every block it times is that group.
 class PacedTimer : public BatchTimer {
@@ -225,6 +234,31 @@ TEST(Sampler, APacedCaseSamplesInTheGroupItsWarmUpSet) {
   rule.warmup_iterations = 0;  // no warm-up: the group stays at its 8 calls
   PacedTimer cold;
   EXPECT_EQ(sample_until_stable(cold, rule).block, kMaxPacedGroup);
+}
+
+// A case measured again (a later racing round) samples in the block of its first measurement,
+// whatever its own warm-up would have chosen: the rounds' pooled samples stand for the same calls.
+TEST(Sampler, ACarriedBlockReplacesThePacedGroupAndThePilot) {
+  StoppingRule rule = adaptive();
+  rule.carried_block = 5;
+  PacedTimer paced;  // its warm-up would set 3
+  const SampleRun run = sample_until_stable(paced, rule);
+  EXPECT_EQ(run.block, 5u);
+  ASSERT_FALSE(paced.blocks.empty());
+  for (const std::size_t block : paced.blocks) EXPECT_EQ(block, 5u);
+  rule.warmup_iterations = 0;
+  CoarseTimer coarse;  // its pilot would choose 25
+  const SampleRun blocked = sample_until_stable(coarse, rule);
+  EXPECT_TRUE(coarse.requested.empty());  // no pilot batch
+  EXPECT_EQ(blocked.unit, SampleUnit::Block);
+  EXPECT_EQ(blocked.block, 5u);
+  for (const auto& [n, block] : coarse.blocks) EXPECT_EQ(block, 5u);
+  rule.carried_block = 1;  // first measured call by call: no pilot, no blocks
+  CoarseTimer single;
+  const SampleRun alone = sample_until_stable(single, rule);
+  EXPECT_EQ(alone.unit, SampleUnit::Iteration);
+  EXPECT_TRUE(single.blocks.empty());
+  EXPECT_EQ(single.requested.front(), rule.min_samples);
 }
 
 TEST(Sampler, ACoarseClockIsReadInBlocks) {

@@ -36,7 +36,7 @@ MpiBatchTimer::MpiBatchTimer(HostCollective& collective, MPI_Comm control, bool 
 BatchTimes MpiBatchTimer::time_batch(std::size_t iterations) {
   std::vector<double> inside;
   LoopClock loop;
-  std::vector<double> durations = paced_ ? paced(iterations) : back_to_back(iterations, inside, loop);
+  std::vector<double> durations = paced_ ? paced(iterations, group_) : back_to_back(iterations, inside, loop);
   BatchTimes out{};
   if (!paced_) gather_rank_figures(inside, loop, out);
   if (groups_) groups_->add(durations, control_);
@@ -44,8 +44,8 @@ BatchTimes MpiBatchTimer::time_batch(std::size_t iterations) {
 }
 
 BatchTimes MpiBatchTimer::time_blocks(std::size_t iterations, std::size_t block) {
-  if (paced_) {  // the sampler's blocks are the paced groups
-    std::vector<double> durations = paced(iterations / block);
+  if (paced_) {  // the sampler's blocks are the paced groups (its own, or a carried one)
+    std::vector<double> durations = paced(iterations / block, block);
     if (groups_) groups_->add(durations, control_);
     return agreed(std::move(durations), BatchTimes{});
   }
@@ -76,14 +76,22 @@ void MpiBatchTimer::warm_up(std::size_t iterations, double enough_s) {
     return;
   }
   const auto [least, seconds] = warm_calls(first);
-  double agreed[2] = {least, seconds};
-  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_DOUBLE, MPI_MAX, control_);
+  double agreed[3] = {least, seconds, paced_ ? barrier_seconds() : 0.0};
+  MPI_Allreduce(MPI_IN_PLACE, agreed, paced_ ? 3 : 2, MPI_DOUBLE, MPI_MAX, control_);
   if (may_end && !(agreed[1] >= enough_s)) {  // short calls: the rest of -w
     const auto rest = warm_calls(iterations - first);
     agreed[0] = std::min(least, rest.first);
     if (paced_) MPI_Allreduce(MPI_IN_PLACE, agreed, 1, MPI_DOUBLE, MPI_MAX, control_);
   }
-  if (paced_) group_ = paced_group_for(agreed[0]);
+  if (paced_) group_ = paced_group_for(agreed[0], agreed[2]);
+}
+
+double MpiBatchTimer::barrier_seconds() {
+  constexpr int kBarriers = 4;
+  MPI_Barrier(control_);
+  const double start = MPI_Wtime();
+  for (int i = 0; i < kBarriers; ++i) MPI_Barrier(control_);
+  return (MPI_Wtime() - start) / kBarriers;
 }
 
 // Every rank gets each sample's slowest rank.
@@ -166,13 +174,13 @@ void MpiBatchTimer::gather_rank_figures(const std::vector<double>& inside, const
 // a receiver that finds data already there times only a copy. So each sample is a group of
 // back-to-back calls started from a barrier, divided by the group size: the receivers' time
 // includes every transfer, and barrier exit skew is spread over the group.
-std::vector<double> MpiBatchTimer::paced(std::size_t samples) {
+std::vector<double> MpiBatchTimer::paced(std::size_t samples, std::size_t group) {
   std::vector<double> durations(samples);
   for (auto& d : durations) {
     MPI_Barrier(control_);
     const double start = MPI_Wtime();
-    for (std::size_t i = 0; i < group_; ++i) collective_.run();
-    d = (MPI_Wtime() - start) / static_cast<double>(group_);
+    for (std::size_t i = 0; i < group; ++i) collective_.run();
+    d = (MPI_Wtime() - start) / static_cast<double>(group);
   }
   return durations;
 }

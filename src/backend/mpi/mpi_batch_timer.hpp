@@ -33,8 +33,9 @@ class MpiBatchTimer : public BatchTimer {
 
   // A rooted collective's sample is a paced group of calls: its time counts as theirs (a case's
   // min and max time are the calls' time, as for the others). The group's calls follow the
-  // warm-up's (measure/sampler's paced_group_for): 8 where a call is short, fewer where 8 calls
-  // would be far longer than the barrier's skew needs (a 4 MiB broadcast takes milliseconds).
+  // warm-up's calls and barriers (measure/sampler's paced_group_for): 8 where a call is short,
+  // fewer where 8 calls would be far longer than the barrier's skew needs (a 4 MiB broadcast takes
+  // milliseconds), more where 8 calls would not outlast one barrier (a broadcast of a few bytes).
   SampleUnit unit() const override { return paced_ ? SampleUnit::Block : SampleUnit::Iteration; }
   std::size_t fixed_block() const override { return paced_ ? group_ : 1; }
   BatchTimes time_batch(std::size_t iterations) override;
@@ -44,8 +45,9 @@ class MpiBatchTimer : public BatchTimer {
   BatchTimes time_blocks(std::size_t iterations, std::size_t block) override;
   // The calls alone where every -w call runs (no agreement, unless paced). Where `enough_s` may
   // end it, the first kLeastWarmupCalls calls are timed and their seconds agreed (max over
-  // ranks): the rest runs only where they were shorter. A paced case times each call: the least,
-  // on the slowest rank, sets its group (in the same agreement). The first timed batch starts from
+  // ranks): the rest runs only where they were shorter. A paced case times each call and a few barriers:
+  // the least call and the mean barrier, on the slowest rank, set its group (in the same agreement;
+  // a later round's sampler may replace it with the case's first group). The first timed batch starts from
   // a barrier (a paced one from a barrier per sample), which also waits for a broadcast root that
   // ran ahead here.
   void warm_up(std::size_t iterations, double enough_s) override;
@@ -55,7 +57,9 @@ class MpiBatchTimer : public BatchTimer {
   std::vector<double> back_to_back(std::size_t iterations, std::vector<double>& inside, LoopClock& loop);
   std::vector<double> blocks(std::size_t iterations, std::size_t block, LoopClock& loop);
   void gather_rank_figures(const std::vector<double>& inside, const LoopClock& loop, BatchTimes& out);
-  std::vector<double> paced(std::size_t samples);
+  std::vector<double> paced(std::size_t samples, std::size_t group);
+  // A barrier of `control_` on this rank: the mean of a few after one that lines the ranks up.
+  double barrier_seconds();
   // Runs `calls` warm-up calls: their least call and their seconds, on this rank.
   std::pair<double, double> warm_calls(std::size_t calls);
   BatchTimes agreed(std::vector<double> durations, BatchTimes out);
