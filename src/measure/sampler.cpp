@@ -126,6 +126,23 @@ void add_batch(SampleRun& run, std::size_t iterations, const BatchTimes& batch) 
   run.seconds += seconds;
 }
 
+namespace {
+
+// The pilot chooses the block; where calls are long enough to be timed one by one, it is the run's
+// first batch (as the sampling would have timed it), else it is dropped.
+void pilot_chooses_block(BatchTimer& timer, const StoppingRule& rule, SampleRun& run) {
+  const std::size_t pilot = std::max<std::size_t>(rule.min_samples, 5);
+  const double pilot_start = monotonic_seconds();
+  BatchTimes times = timer.time_batch(pilot);
+  const std::size_t block = block_for(median_of(times.samples), run.resolution_s);
+  if (block > 1)
+    run.unit = SampleUnit::Block, run.block = block, run.warmup_seconds += monotonic_seconds() - pilot_start;
+  else
+    add_batch(run, pilot, times);
+}
+
+}  // namespace
+
 SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   const double start = monotonic_seconds();
   if (rule.warmup_iterations > 0) timer.warm_up(rule.warmup_iterations, rule.warmup_enough_s);
@@ -134,23 +151,13 @@ SampleRun sample_until_stable(BatchTimer& timer, const StoppingRule& rule) {
   run.unit = timer.unit();
   run.resolution_s = timer.resolution_s();
   const std::size_t carried = std::min(rule.carried_block, kMaxBlock);
+  const bool blockable = run.unit == SampleUnit::Iteration && run.resolution_s > 0 && !rule.fixed_iterations;
   if (run.unit == SampleUnit::Block)
     run.block = std::max<std::size_t>(carried > 0 ? carried : timer.fixed_block(), 1);
-  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && carried > 1 && !rule.fixed_iterations)
+  else if (blockable && carried > 1)
     run.unit = SampleUnit::Block, run.block = carried;  // the first measurement's block: no pilot
-  if (run.unit == SampleUnit::Iteration && run.resolution_s > 0 && carried == 0 && !rule.fixed_iterations) {
-    // The pilot chooses the block; where calls are long enough to be timed one by one, it is
-    // the run's first batch (as the sampling would have timed it), else it is dropped.
-    const std::size_t pilot = std::max<std::size_t>(rule.min_samples, 5);
-    const double pilot_start = monotonic_seconds();
-    BatchTimes times = timer.time_batch(pilot);
-    const std::size_t block = block_for(median_of(times.samples), run.resolution_s);
-    if (block > 1)
-      run.unit = SampleUnit::Block, run.block = block,
-      run.warmup_seconds += monotonic_seconds() - pilot_start;
-    else
-      add_batch(run, pilot, times);
-  }
+  else if (blockable && carried == 0)
+    pilot_chooses_block(timer, rule, run);
   while (!rule.should_stop(run.sampled())) {
     const std::size_t batch = rule.next_batch(run.sampled());
     add_batch(run, batch,
