@@ -21,6 +21,6 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 # test); and the architecture checks, which read the sources, not the build (clang-format, the
 # include and size rules, the backend recipe's syntax-only compile). Under the sanitizers they
 # would add three minutes and no code of their own.
-ctest --test-dir "$build_dir" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}" -LE 'cluster|browser' \
+bash scripts/run-ctest.sh "$build_dir" --skip-labels 'cluster|browser' \
   -E '^(device_check_dry_run|device_check_verdicts|bench_.*|architecture_.*)$' ${COMMTUNE_ASAN_CTEST_ARGS:-}
 echo "sanitized tests: passed under -fsanitize=address,undefined"

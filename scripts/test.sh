@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 build_dir=${COMMTUNE_BUILD_DIR:-build}
-ctest --test-dir "$build_dir" --output-on-failure -j "${COMMTUNE_TEST_JOBS:-1}"
+bash scripts/run-ctest.sh "$build_dir"
 # ctest only says "Skipped": where no GPU is visible, show why the GPU tests did not run.
 "$build_dir/commtune" info | grep -q '^visible GPUs: [1-9]' || { ctest --test-dir "$build_dir" -L gpu -V 2>/dev/null | grep -A1 ': Skipped$' |
   grep -vE ': Skipped$|^--$' | sed 's/^[0-9]*: */gpu tests skipped: /' | sort -u; } || true
