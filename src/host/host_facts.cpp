@@ -100,8 +100,11 @@ bool is_launcher_plumbing(std::string_view name) {
 }  // namespace
 
 std::map<std::string, std::string> relevant_environment(char** environ_list) {
-  static constexpr std::array<std::string_view, 9> kPrefixes{
-      "NCCL_", "OMPI_MCA_", "CUDA_", "SLURM_JOB_", "UCX_", "OPAL_", "NVIDIA_", "COMMTUNE_", "HWLOC_"};
+  // MALLOC_ and GLIBC_TUNABLES: glibc malloc's settings, which the MPI backend leaves as they are
+  // set (backend/mpi/heap_thresholds).
+  static constexpr std::array<std::string_view, 11> kPrefixes{
+      "NCCL_",   "OMPI_MCA_", "CUDA_",  "SLURM_JOB_", "UCX_",          "OPAL_",
+      "NVIDIA_", "COMMTUNE_", "HWLOC_", "MALLOC_",    "GLIBC_TUNABLES"};
   std::map<std::string, std::string> out;
   for (char** entry = environ_list; entry && *entry; ++entry) {
     const std::string_view text(*entry);

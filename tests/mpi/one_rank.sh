@@ -2,7 +2,8 @@
 # One rank measures no link: a sweep without a launcher shows times and no bandwidth or efficiency
 # (broadcast's would be a local copy's), says so on stderr and in the table with what to type, and
 # its results keep no efficiency; the doctor of one rank draws no map and runs no sweep, and says so
-# as a finding. Asserted on the table's columns, the files' data and the findings' ids.
+# as a finding. Asserted on the table's columns, the files' data and the findings' ids. Its results say
+# what commtune did to malloc's thresholds (backend/mpi/heap_thresholds).
 source "$(dirname "$0")/common.sh"
 
 say "a one-rank sweep: times, no bandwidth"
@@ -24,6 +25,19 @@ for f in rows:
     assert float(f[5]) > 0, f             # the time is measured
     assert f[6] == "--" and f[7] == "--", f  # algbw, busbw (out of place)
     assert f[11] == "--" and f[12] == "--", f  # in place
+PY
+
+say "malloc's thresholds: held by commtune, or left as the environment sets them"
+MALLOC_TOP_PAD_=131072 "$COMMTUNE" sweep --backend mpi --collectives allreduce -b 1K -e 1K --max-time 0.02 \
+  --out "$WORK/heap.json" --no-report > /dev/null 2> "$WORK/heap.err" || die "sweep: $(cat "$WORK/heap.err")"
+python3 - "$WORK/one.json" "$WORK/heap.json" <<'PY' || die "the heap's provenance"
+import json, sys
+held = json.load(open(sys.argv[1]))["provenance"]["mpi"]["heap"]
+# AddressSanitizer's allocator refuses mallopt: the sanitized build says so instead.
+assert held.startswith(("glibc malloc thresholds held by commtune: mmap 32 MiB, trim 64 MiB",
+                        "glibc malloc thresholds not held: mallopt refused")), held
+left = json.load(open(sys.argv[2]))["provenance"]["mpi"]["heap"]
+assert left == "glibc malloc thresholds as the environment sets them (MALLOC_TOP_PAD_)", left
 PY
 
 say "a one-rank doctor: no map, no sweep, a finding that says so"

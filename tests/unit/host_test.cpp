@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "host/host_facts.hpp"
 #include "host/launcher.hpp"
 #include "host/memory_bandwidth.hpp"
 #include "host/prefaulted_memory.hpp"
@@ -130,6 +133,19 @@ TEST(Launcher, GarbageRanksAreIgnored) {
   const Launcher l = detect_launcher({{"PMI_RANK", "x1"}, {"SLURM_PROCID", "-3"}});
   EXPECT_TRUE(l.mpi);
   EXPECT_FALSE(l.rank.has_value());
+}
+
+TEST(RelevantEnvironment, KeepsTheVariablesThatShapeARunAndMallocsOwn) {
+  std::vector<std::string> entries{"NCCL_ALGO=ring",    "PATH=/bin",
+                                   "MALLOC_TOP_PAD_=0", "GLIBC_TUNABLES=glibc.malloc.trim_threshold=1",
+                                   "HOME=/root",        "NOEQUALS"};
+  std::vector<char*> list;
+  for (auto& entry : entries) list.push_back(entry.data());
+  list.push_back(nullptr);
+  const auto kept = relevant_environment(list.data());
+  const std::map<std::string, std::string> expected{
+      {"GLIBC_TUNABLES", "glibc.malloc.trim_threshold=1"}, {"MALLOC_TOP_PAD_", "0"}, {"NCCL_ALGO", "ring"}};
+  EXPECT_EQ(kept, expected);
 }
 
 TEST(ProgramOutput, RunsByArgvWithoutAShell) {

@@ -20,6 +20,7 @@ commtune_unit_test(core_unit_tests
   ${CMAKE_CURRENT_LIST_DIR}/results_validation_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data_pattern_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/host_buffers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/heap_thresholds_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/writers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/layout_phrase_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sweep_runner_test.cpp

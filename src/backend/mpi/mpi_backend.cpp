@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 
+#include "backend/mpi/heap_thresholds.hpp"
 #include "backend/mpi/host_collective.hpp"
 #include "backend/mpi/mpi_batch_timer.hpp"
 #include "backend/mpi/mpi_control_variables.hpp"
@@ -131,7 +133,10 @@ std::string library_version() {
 }  // namespace
 
 MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
-    : environment_(environment), control_(control), nodes_(node_of_each_rank(control)) {}
+    : environment_(environment),
+      control_(control),
+      nodes_(node_of_each_rank(control)),
+      heap_(hold_heap_thresholds([](const char* name) { return std::getenv(name); })) {}
 
 // Measured on the 2-core development VM, 4 ranks (docs/racing.md): 240 cases with one iteration,
 // no warm-up and no data check take 0.4 s besides the start-up, so a case's own cost (buffers, the
@@ -171,6 +176,7 @@ nlohmann::json MpiBackend::provenance() const {
   int major = 0, minor = 0;
   MPI_Get_version(&major, &minor);
   facts["mpi_standard"] = std::to_string(major) + "." + std::to_string(minor);
+  facts["heap"] = heap_;
   if (!environment_.dynamic_rules_warning().empty()) facts["warning"] = environment_.dynamic_rules_warning();
   return facts;
 }

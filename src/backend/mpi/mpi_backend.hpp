@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -28,6 +29,7 @@ class MpiBackend : public Backend {
   const MpiEnvironment& environment_;
   MPI_Comm control_;
   std::vector<int> nodes_;  // the node of every rank (control/mpi_control_plane), found once
+  std::string heap_;        // what backend/mpi/heap_thresholds did to malloc, for the provenance
   // Every session's cases run in these, one case at a time (sessions stay open across racing
   // rounds, but only one runs a case at once): allocated at the largest case, kept.
   std::shared_ptr<HostBuffers> buffers_ = std::make_shared<HostBuffers>();
