@@ -17,32 +17,27 @@ void* used_block(std::size_t bytes) {
   return block;
 }
 
-EnvironmentLookup environment(std::map<std::string, std::string> values) {
-  return [values = std::move(values)](const char* name) -> const char* {
-    const auto found = values.find(name);
-    return found == values.end() ? nullptr : found->second.c_str();
-  };
-}
+using Environment = std::map<std::string, std::string>;  // name to value, as host/launcher reads it
 
 TEST(HeapThresholds, AThresholdTheEnvironmentSetsIsTheUsers) {
-  EXPECT_EQ(user_heap_setting(environment({})), std::nullopt);
-  EXPECT_EQ(user_heap_setting(environment({{"PATH", "/bin"}, {"MALLOC_ARENA_MAX", "2"}})), std::nullopt);
+  EXPECT_EQ(user_heap_setting(Environment({})), std::nullopt);
+  EXPECT_EQ(user_heap_setting(Environment({{"PATH", "/bin"}, {"MALLOC_ARENA_MAX", "2"}})), std::nullopt);
   for (const char* name :
        {"MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_"})
-    EXPECT_EQ(user_heap_setting(environment({{name, "131072"}})), std::string(name));
-  EXPECT_EQ(user_heap_setting(environment({{"GLIBC_TUNABLES", "glibc.malloc.trim_threshold=1"}})),
+    EXPECT_EQ(user_heap_setting(Environment({{name, "131072"}})), std::string(name));
+  EXPECT_EQ(user_heap_setting(Environment({{"GLIBC_TUNABLES", "glibc.malloc.trim_threshold=1"}})),
             std::string("GLIBC_TUNABLES"));
   EXPECT_EQ(
-      user_heap_setting(environment({{"GLIBC_TUNABLES", "glibc.pthread.rseq=0:glibc.malloc.mmap_max=0"}})),
+      user_heap_setting(Environment({{"GLIBC_TUNABLES", "glibc.pthread.rseq=0:glibc.malloc.mmap_max=0"}})),
       std::string("GLIBC_TUNABLES"));
   // Tunables that move no threshold leave the thresholds to commtune.
   EXPECT_EQ(
-      user_heap_setting(environment({{"GLIBC_TUNABLES", "glibc.malloc.arena_max=2:glibc.malloc.perturb=0"}})),
+      user_heap_setting(Environment({{"GLIBC_TUNABLES", "glibc.malloc.arena_max=2:glibc.malloc.perturb=0"}})),
       std::nullopt);
 }
 
 TEST(HeapThresholds, TheEnvironmentsOwnSettingIsLeftAndSaidSo) {
-  const std::string said = hold_heap_thresholds(environment({{"MALLOC_TOP_PAD_", "0"}}));
+  const std::string said = hold_heap_thresholds(Environment({{"MALLOC_TOP_PAD_", "0"}}));
   EXPECT_NE(said.find("as the environment sets them (MALLOC_TOP_PAD_)"), std::string::npos) << said;
 }
 
@@ -52,7 +47,7 @@ TEST(HeapThresholds, HeldBlocksBelowThirtyTwoMebibytesComeFromTheHeap) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer's allocator replaces glibc's malloc: no thresholds to hold";
 #else
-  const std::string said = hold_heap_thresholds(environment({}));
+  const std::string said = hold_heap_thresholds(Environment({}));
   ASSERT_NE(said.find("held by commtune: mmap 32 MiB, trim 64 MiB"), std::string::npos) << said;
   const std::size_t before = mallinfo2().hblks;
   for (const std::size_t bytes : {std::size_t{1} << 20, std::size_t{16} << 20, std::size_t{16} << 20}) {

@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <array>
+#include <cstdlib>
 #include <string_view>
 
 namespace commtune {
@@ -19,21 +20,20 @@ std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"
 
 }  // namespace
 
-std::optional<std::string> user_heap_setting(const EnvironmentLookup& lookup) {
+std::optional<std::string> user_heap_setting(const std::map<std::string, std::string>& environment) {
   for (const char* name : kMallocVariables)
-    if (lookup(name) != nullptr) return std::string(name);
-  const char* tunables = lookup("GLIBC_TUNABLES");
-  if (tunables == nullptr) return std::nullopt;
-  const std::string_view text(tunables);
+    if (environment.contains(name)) return std::string(name);
+  const auto tunables = environment.find("GLIBC_TUNABLES");
+  if (tunables == environment.end()) return std::nullopt;
   for (std::string_view tunable : kMallocTunables)
-    if (text.find(tunable) != std::string_view::npos) return std::string("GLIBC_TUNABLES");
+    if (tunables->second.find(tunable) != std::string::npos) return std::string("GLIBC_TUNABLES");
   return std::nullopt;
 }
 
-std::string hold_heap_thresholds(const EnvironmentLookup& lookup) {
-  if (const auto variable = user_heap_setting(lookup))
+std::string hold_heap_thresholds(const std::map<std::string, std::string>& environment) {
+  if (const auto variable = user_heap_setting(environment))
     return "glibc malloc thresholds as the environment sets them (" + *variable + ")";
-  // Trim first: once either is set glibc stops moving both, and a trim threshold left at its
+  // Both: once either is set glibc stops moving the other, and a trim threshold left at its
   // 128 KiB default would hand a freed temporary's pages back at once.
   if (mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeldHeap.trim_bytes)) != 1 ||
       mallopt(M_MMAP_THRESHOLD, static_cast<int>(kHeldHeap.mmap_bytes)) != 1)
@@ -41,6 +41,14 @@ std::string hold_heap_thresholds(const EnvironmentLookup& lookup) {
            "may time differently by case order)";
   return "glibc malloc thresholds held by commtune: mmap " + mib(kHeldHeap.mmap_bytes) + ", trim " +
          mib(kHeldHeap.trim_bytes) + " (docs/statistics.md)";
+}
+
+std::string hold_heap_thresholds() {
+  std::map<std::string, std::string> environment;  // only the variables user_heap_setting reads
+  for (const char* name : kMallocVariables)
+    if (const char* value = std::getenv(name)) environment.emplace(name, value);
+  if (const char* value = std::getenv("GLIBC_TUNABLES")) environment.emplace("GLIBC_TUNABLES", value);
+  return hold_heap_thresholds(environment);
 }
 
 }  // namespace commtune

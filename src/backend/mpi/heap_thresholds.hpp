@@ -17,7 +17,7 @@
 // Where the environment sets a malloc threshold itself (MALLOC_MMAP_THRESHOLD_ and its siblings,
 // or GLIBC_TUNABLES' glibc.malloc thresholds), commtune leaves malloc as set.
 #include <cstddef>
-#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -32,14 +32,15 @@ struct HeapThresholds {
 inline constexpr HeapThresholds kHeldHeap{.mmap_bytes = std::size_t{32} << 20,
                                           .trim_bytes = std::size_t{64} << 20};
 
-using EnvironmentLookup = std::function<const char*(const char*)>;
+// The variable through which `environment` (name to value, as host/launcher reads it) sets a malloc
+// threshold itself (its name, or "GLIBC_TUNABLES"), if any: then the thresholds are the user's
+// and are left alone.
+std::optional<std::string> user_heap_setting(const std::map<std::string, std::string>& environment);
 
-// The variable through which the environment sets a malloc threshold itself (its name, or
-// "GLIBC_TUNABLES"), if any: then the thresholds are the user's and are left alone.
-std::optional<std::string> user_heap_setting(const EnvironmentLookup& lookup);
-
-// Holds the thresholds at kHeldHeap unless the environment sets one itself; returns what the
-// results' provenance says of it (`provenance.mpi.heap`).
-std::string hold_heap_thresholds(const EnvironmentLookup& lookup);
+// Holds the thresholds at kHeldHeap unless `environment` sets one itself; returns what the
+// results' provenance says of it (`provenance.mpi.heap`). Without an argument: this process's
+// environment.
+std::string hold_heap_thresholds(const std::map<std::string, std::string>& environment);
+std::string hold_heap_thresholds();
 
 }  // namespace commtune

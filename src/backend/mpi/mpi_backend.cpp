@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <numeric>
 #include <optional>
 
@@ -136,7 +135,7 @@ MpiBackend::MpiBackend(const MpiEnvironment& environment, MPI_Comm control)
     : environment_(environment),
       control_(control),
       nodes_(node_of_each_rank(control)),
-      heap_(hold_heap_thresholds([](const char* name) { return std::getenv(name); })) {}
+      heap_(hold_heap_thresholds()) {}
 
 // Measured on the 2-core development VM, 4 ranks (docs/racing.md): 240 cases with one iteration,
 // no warm-up and no data check take 0.4 s besides the start-up, so a case's own cost (buffers, the
